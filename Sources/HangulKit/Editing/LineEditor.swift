@@ -1,0 +1,179 @@
+/// A line editor driven by keystrokes, as a text field with a Hangul input
+/// method behaves: the composer builds the syllable being typed, committed
+/// text collects in the current line, Backspace edits both, and a finished
+/// line moves to ``output``.
+///
+///     var editor = LineEditor()
+///     for key in "ㅇㅏㄴㅣ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
+///     editor.backspace()
+///     editor.endLine()
+///     // editor.output == Array("안니\n".utf8)... with `.jamo`; "안\n" with `.keystroke`
+///
+/// Every operation is amortized O(1) except ``endLine()`` and the flush of an
+/// over-long line, which move the line's bytes once. Memory is bounded by
+/// ``maximumLineLength``.
+public struct LineEditor: Sendable {
+  /// The automaton for the syllable being composed.
+  public private(set) var composer: SyllableComposer
+  /// Bytes that are final: finished lines, and pieces of over-long lines.
+  public var output: [UInt8] = []
+  /// The committed text of the current line, which Backspace can still delete.
+  public private(set) var line: [UInt8] = []
+  /// The longest the current line may grow before it is flushed in pieces.
+  public let maximumLineLength: Int
+  /// What happened so far.
+  public private(set) var counts = EditCounts()
+
+  /// For `--backspace keystroke`: the state before each jamo key since the
+  /// last non-jamo key, and the line length then.
+  private var history: [(state: CompositionState, lineLength: Int)] = []
+  /// Whether part of the current line was already flushed.
+  private var lineWasFlushed = false
+
+  /// The default of `--max-line`: 1 MiB.
+  public static let defaultMaximumLineLength = 1 << 20
+
+  public init(
+    keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+  ) {
+    composer = SyllableComposer(keyboard: keyboard, options: options)
+    self.maximumLineLength = max(maximumLineLength, 4)
+  }
+
+  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
+  public mutating func press(_ jamo: Jamo) {
+    if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
+      pressKey(parts.0)
+      pressKey(parts.1)
+    } else {
+      pressKey(jamo)
+    }
+  }
+
+  private mutating func pressKey(_ key: Jamo) {
+    counts.keys += 1
+    if composer.options.backspace == .keystroke {
+      history.append((composer.state, line.count))
+    }
+    if let done = composer.press(key) { appendToLine(done) }
+  }
+
+  /// Backspace: undoes a composition step or the last keystroke (see
+  /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last
+  /// character of the line; at the start of a line it deletes nothing.
+  public mutating func backspace() {
+    counts.backspaces += 1
+    if composer.options.backspace == .keystroke, let previous = history.popLast() {
+      composer.restore(previous.state)
+      line.removeSubrange(previous.lineLength...)
+      return
+    }
+    if composer.undoStep() { return }
+    if !line.removeLastCharacter() {
+      counts.backspacesWithoutEffect += 1
+      if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
+    }
+  }
+
+  /// Ends the syllable being composed without writing anything (the
+  /// separator key).
+  public mutating func endSyllable() {
+    commit()
+  }
+
+  /// Inserts a character that is not a key: it ends the syllable being
+  /// composed and is copied. Conjoining jamo compose with the text before
+  /// them by the canonical algorithm, so NFD text comes out NFC.
+  public mutating func insert(_ scalar: Unicode.Scalar) {
+    commit()
+    let value = scalar.value
+    if (0x1161...0x1175).contains(value), let last = line.lastThreeByteScalar(),
+      (0x1100...0x1112).contains(last)
+    {
+      // L + V → LV
+      let index = (Int(last) - 0x1100) * 21 + Int(value) - 0x1161
+      replaceLastThreeBytes(with: HangulSyllable.firstScalarValue + UInt32(index * 28))
+    } else if (0x11A8...0x11C2).contains(value), let last = line.lastThreeByteScalar(),
+      let syllable = HangulSyllable(Unicode.Scalar(last) ?? "\0"), syllable.finalIndex == 0
+    {
+      // LV + T → LVT
+      replaceLastThreeBytes(with: last + value - 0x11A7)
+    } else {
+      appendToLine(scalar)
+    }
+  }
+
+  /// Inserts bytes that are not a key (such as bytes that are not UTF-8),
+  /// copied unchanged.
+  public mutating func insert(bytes: some Sequence<UInt8>) {
+    commit()
+    line.append(contentsOf: bytes)
+    flushIfTooLong()
+  }
+
+  /// Ends the line: commits, and moves the line and a newline to ``output``.
+  public mutating func endLine() {
+    commit()
+    output.append(contentsOf: line)
+    output.append(0x0A)
+    line.removeAll(keepingCapacity: line.capacity <= maximumLineLength)
+    lineWasFlushed = false
+  }
+
+  /// Ends the input: commits, and moves the unfinished line to ``output``.
+  public mutating func finish() {
+    commit()
+    output.append(contentsOf: line)
+    line.removeAll()
+    lineWasFlushed = false
+  }
+
+  private mutating func commit() {
+    history.removeAll(keepingCapacity: true)
+    if let done = composer.commit() { appendToLine(done) }
+  }
+
+  private mutating func appendToLine(_ scalar: Unicode.Scalar) {
+    line.appendUTF8(scalar)
+    flushIfTooLong()
+  }
+
+  private mutating func replaceLastThreeBytes(with value: UInt32) {
+    line.removeLast(3)
+    line.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")
+  }
+
+  /// Moves an over-long line to ``output``, keeping back a last conjoining
+  /// initial or LV syllable so that a following vowel or final still composes.
+  private mutating func flushIfTooLong() {
+    guard line.count > maximumLineLength else { return }
+    var keep = 0
+    if let last = line.lastThreeByteScalar() {
+      let isInitial = (0x1100...0x1112).contains(last)
+      let isOpenSyllable = HangulSyllable(Unicode.Scalar(last) ?? "\0")?.finalIndex == 0
+      if isInitial || isOpenSyllable { keep = 3 }
+    }
+    output.append(contentsOf: line[..<(line.count - keep)])
+    line.removeFirst(line.count - keep)
+    history.removeAll(keepingCapacity: true)
+    lineWasFlushed = true
+    counts.linesFlushed += 1
+  }
+}
+
+/// Counts kept by ``LineEditor`` for `--stats`.
+public struct EditCounts: Sendable, Hashable {
+  /// Jamo keys typed (a compound jamo counts as its keys).
+  public var keys = 0
+  /// Backspaces typed.
+  public var backspaces = 0
+  /// Backspaces that found nothing to delete.
+  public var backspacesWithoutEffect = 0
+  /// Of those, the ones that could not reach text already flushed from an over-long line.
+  public var backspacesBlockedByFlush = 0
+  /// Times an over-long line was flushed in pieces.
+  public var linesFlushed = 0
+
+  public init() {}
+}

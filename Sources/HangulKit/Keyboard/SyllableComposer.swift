@@ -1,0 +1,147 @@
+/// The 2-set Hangul automaton: takes jamo keys one at a time and commits
+/// finished syllables.
+///
+/// By default it behaves exactly as libhangul's keyboard "2" with its default
+/// options; ``ComposerOptions`` turns on double strokes, extended vowels or
+/// turns off bare clusters. All decisions come from the keyboard's tables.
+///
+///     var composer = SyllableComposer()
+///     var text = ""
+///     for key in "ㄷㅏㄹㄱㅏ".unicodeScalars.compactMap(Jamo.init) {
+///       if let done = composer.press(key) { text.unicodeScalars.append(done) }
+///     }
+///     if let rest = composer.commit() { text.unicodeScalars.append(rest) }
+///     // text == "달가"
+///
+/// Each key and each Backspace takes O(1) time.
+public struct SyllableComposer: Sendable {
+  public let keyboard: Keyboard
+  public let options: ComposerOptions
+  private let table: CombinationTable
+  /// The syllable being composed.
+  public private(set) var state = CompositionState()
+
+  public init(keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions()) {
+    self.keyboard = keyboard
+    self.options = options
+    self.table = CombinationTable(keyboard: keyboard, options: options)
+  }
+
+  /// What the syllable being composed shows now, or `nil` when nothing is being composed.
+  public var composing: Unicode.Scalar? { state.text }
+
+  /// Ends the syllable being composed and returns its text.
+  public mutating func commit() -> Unicode.Scalar? {
+    defer { state = CompositionState() }
+    return state.text
+  }
+
+  /// Restores a state saved from ``state`` (used to undo whole keystrokes).
+  public mutating func restore(_ saved: CompositionState) {
+    state = saved
+  }
+
+  /// Undoes one composition step (뷁 → 뷀 → 붸 → 부 → ㅂ → nothing); returns
+  /// `false` when nothing was being composed.
+  public mutating func undoStep() -> Bool {
+    state.undoStep()
+  }
+
+  /// Types one key: a jamo that one key types (not a compound such as ㅘ or ㄳ:
+  /// type their ``Jamo/keys`` instead). Returns the syllable this key finished, if any.
+  public mutating func press(_ key: Jamo) -> Unicode.Scalar? {
+    key.isVowel ? pressVowel(key) : pressConsonant(key)
+  }
+
+  /// Types any jamo, splitting compounds into their keys, and returns what was committed.
+  public mutating func type(_ jamo: Jamo) -> [Unicode.Scalar] {
+    jamo.keys.compactMap { press($0) }
+  }
+
+  private mutating func startOver(with key: Jamo, as role: CombinationTable.Role)
+    -> Unicode.Scalar?
+  {
+    let done = commit()
+    state.push(key, as: role)
+    return done
+  }
+
+  private mutating func pressConsonant(_ key: Jamo) -> Unicode.Scalar? {
+    if let final = state.final {
+      // A second consonant after the final: a compound final if the two combine.
+      if let combined = table.combine(final, key, as: .final) {
+        state.push(combined, as: .final)
+        return nil
+      }
+      return startOver(with: key, as: .initial)
+    }
+    if state.vowel != nil {
+      // A consonant after a vowel becomes the final if it can be one.
+      if state.initial != nil, table.canBeFinal[Int(key.offset)] {
+        state.push(key, as: .final)
+        return nil
+      }
+      return startOver(with: key, as: .initial)
+    }
+    if let initial = state.initial {
+      if let combined = table.combine(initial, key, as: .initial) {
+        state.push(combined, as: .initial)
+        return nil
+      }
+      if options.bareClusters, table.canBeFinal[Int(initial.offset)],
+        let cluster = table.combine(initial, key, as: .final)
+      {
+        // Two consonants with no vowel make a bare cluster: both become final
+        // steps (as in libhangul), so a vowel later takes the second one.
+        state = CompositionState()
+        state.push(initial, as: .final)
+        state.push(cluster, as: .final)
+        return nil
+      }
+      return startOver(with: key, as: .initial)
+    }
+    state.push(key, as: .initial)
+    return nil
+  }
+
+  private mutating func pressVowel(_ key: Jamo) -> Unicode.Scalar? {
+    if let final = state.final {
+      // The vowel takes the last consonant typed as the initial of a new syllable.
+      let nextInitial: Jamo
+      if let previous = state.undoingLastFinal(),
+        let second = table.secondPart(
+          ofFinal: final, after: previous)
+      {
+        state.setFinal(previous)
+        nextInitial = second
+      } else {
+        state.removeFinal()
+        nextInitial = final
+      }
+      let done = commit()
+      state.push(nextInitial, as: .initial)
+      state.push(key, as: .vowel)
+      return done
+    }
+    if let vowel = state.vowel {
+      if let combined = table.combine(vowel, key, as: .vowel) {
+        state.push(combined, as: .vowel)
+        return nil
+      }
+      return startOver(with: key, as: .vowel)
+    }
+    state.push(key, as: .vowel)
+    return nil
+  }
+}
+
+extension CompositionState {
+  /// The final before the last final step, when the final took two steps (ㄹ then ㄺ).
+  fileprivate func undoingLastFinal() -> Jamo? {
+    var copy = self
+    guard let last = copy.lastStep, last.role == .final else { return nil }
+    copy.undoStep()
+    guard let previous = copy.lastStep, previous.role == .final else { return nil }
+    return previous.jamo
+  }
+}

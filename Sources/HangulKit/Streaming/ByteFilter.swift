@@ -1,0 +1,23 @@
+/// A streaming transformation of bytes: each chunk's result is appended to
+/// `output` before the next chunk is read.
+public protocol ByteFilter {
+  /// Transforms one chunk of input.
+  mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
+  /// Ends the input: writes whatever the filter still holds.
+  mutating func finish(into output: inout [UInt8]) throws
+}
+
+extension ByteFilter {
+  /// Transforms `chunk` given as an array.
+  public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {
+    try chunk.withUnsafeBufferPointer { try process($0, into: &output) }
+  }
+
+  /// Runs the whole of `input` through the filter and returns the output.
+  public mutating func filtered(_ input: [UInt8]) throws -> [UInt8] {
+    var output: [UInt8] = []
+    try process(input, into: &output)
+    try finish(into: &output)
+    return output
+  }
+}

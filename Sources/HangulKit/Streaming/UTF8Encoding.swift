@@ -1,0 +1,57 @@
+extension Array where Element == UInt8 {
+  /// Appends the UTF-8 encoding of `scalar`.
+  @inlinable @inline(__always)
+  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+    let value = scalar.value
+    if value < 0x80 {
+      append(UInt8(value))
+    } else if value < 0x800 {
+      append(UInt8(0xC0 | value >> 6))
+      append(UInt8(0x80 | value & 0x3F))
+    } else if value < 0x1_0000 {
+      append(UInt8(0xE0 | value >> 12))
+      append(UInt8(0x80 | value >> 6 & 0x3F))
+      append(UInt8(0x80 | value & 0x3F))
+    } else {
+      append(UInt8(0xF0 | value >> 18))
+      append(UInt8(0x80 | value >> 12 & 0x3F))
+      append(UInt8(0x80 | value >> 6 & 0x3F))
+      append(UInt8(0x80 | value & 0x3F))
+    }
+  }
+
+  /// The three-byte scalar that ends the array, if the array ends with one
+  /// (U+0800–U+FFFF, where all Hangul lives).
+  @inlinable
+  func lastThreeByteScalar() -> UInt32? {
+    guard count >= 3 else { return nil }
+    let lead = self[count - 3]
+    let second = self[count - 2]
+    let third = self[count - 1]
+    guard lead & 0xF0 == 0xE0, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
+    return UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+  }
+
+  /// Removes the last character: a well-formed UTF-8 sequence, or one byte
+  /// that is not part of one. Returns `false` when the array is empty.
+  @discardableResult
+  mutating func removeLastCharacter() -> Bool {
+    guard let last = self.last else { return false }
+    if last < 0x80 {
+      removeLast()
+      return true
+    }
+    // Look back over at most three continuation bytes for the lead byte.
+    var start = count - 1
+    while start > 0, count - start < 4, self[start] & 0xC0 == 0x80 { start -= 1 }
+    let length = count - start
+    let isComplete = withUnsafeBufferPointer { buffer -> Bool in
+      if case .scalar(_, let decoded) = UTF8Stream.step(buffer, at: start) {
+        return decoded == length
+      }
+      return false
+    }
+    removeLast(isComplete ? length : 1)
+    return true
+  }
+}
