@@ -1,5 +1,6 @@
 import Foundation
 import HangulKit
+import Testing
 
 /// Composes a whole text with the text-format filter.
 func composed(
@@ -46,4 +47,22 @@ struct SeededGenerator: RandomNumberGenerator {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+}
+
+/// Expects two byte strings to be equal; on failure, reports the first
+/// difference with a little context instead of both arrays whole.
+func expectSameBytes(
+  _ actual: [UInt8], _ expected: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+) {
+  guard actual != expected else { return }
+  let first =
+    zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    ?? min(actual.count, expected.count)
+  func around(_ bytes: [UInt8]) -> String {
+    let window = bytes[max(0, first - 24)..<min(bytes.count, first + 24)]
+    return String(decoding: window, as: UTF8.self).debugDescription
+  }
+  Issue.record(
+    "bytes differ at \(first) (\(actual.count) vs \(expected.count) bytes): \(around(actual)) vs \(around(expected))",
+    sourceLocation: sourceLocation)
 }

@@ -10,8 +10,10 @@ public enum KeyEncoding: String, Sendable, CaseIterable {
 /// the result is composed Hangul text.
 ///
 /// Compatibility jamo (and under ``KeyEncoding/qwerty`` ASCII letters) are
-/// keys; BS and DEL are Backspace; a newline ends the line; everything else,
-/// bytes that are not UTF-8 included, ends the syllable and is copied.
+/// keys; BS and DEL are Backspace; a newline ends the line; the
+/// ``KeyLogControl`` characters separate syllables and quote literal text;
+/// everything else, bytes that are not UTF-8 included, ends the syllable and
+/// is copied.
 ///
 ///     var filter = ComposeFilter(keys: .qwerty)
 ///     var out: [UInt8] = []
@@ -24,6 +26,8 @@ public struct ComposeFilter: ByteFilter {
   public let keys: KeyEncoding
   private var decoder = UTF8Stream()
   private let keyboard: Keyboard
+  /// Whether the last character was the literal prefix.
+  private var literalPending = false
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -60,6 +64,15 @@ public struct ComposeFilter: ByteFilter {
   }
 
   private mutating func handle(_ unit: DecodedUnit) {
+    if literalPending {
+      literalPending = false
+      switch unit {
+      case .invalidByte(let byte): editor.insert(bytes: CollectionOfOne(byte))
+      case .scalar(let scalar) where scalar == "\n": editor.endLine()
+      case .scalar(let scalar): editor.insertLiteral(scalar)
+      }
+      return
+    }
     switch unit {
     case .invalidByte(let byte):
       editor.insert(bytes: CollectionOfOne(byte))
@@ -73,6 +86,8 @@ public struct ComposeFilter: ByteFilter {
         } else {
           editor.insert(scalar)
         }
+      case KeyLogControl.separator.value: editor.endSyllable()
+      case KeyLogControl.literalPrefix.value: literalPending = true
       default:
         if let jamo = Jamo(scalar) {
           editor.press(jamo)

@@ -104,6 +104,13 @@ public struct LineEditor: Sendable {
     }
   }
 
+  /// Inserts a character as literal text: it ends the syllable being composed
+  /// and is copied without composing with the text before it.
+  public mutating func insertLiteral(_ scalar: Unicode.Scalar) {
+    commit()
+    appendToLine(scalar)
+  }
+
   /// Inserts bytes that are not a key (such as bytes that are not UTF-8),
   /// copied unchanged.
   public mutating func insert(bytes: some Sequence<UInt8>) {

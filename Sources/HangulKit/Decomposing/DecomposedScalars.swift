@@ -1,0 +1,49 @@
+/// A lazy sequence of the decomposition of a sequence of scalars.
+///
+///     let keys = "값이 비싸다".unicodeScalars.decomposed(to: .keys)
+///     String(String.UnicodeScalarView(keys))   // "ㄱㅏㅂㅅㅇㅣ ㅂㅣㅆㅏㄷㅏ"
+///
+/// Each element is produced on demand in amortized O(1); nothing is buffered
+/// beyond the decomposition of one input scalar.
+public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == Unicode.Scalar {
+  let base: Base
+  let form: DecompositionForm
+
+  public struct Iterator: IteratorProtocol {
+    var base: Base.Iterator
+    var decomposer: Decomposer
+    var pending: [Unicode.Scalar] = []
+    var position = 0
+
+    public mutating func next() -> Unicode.Scalar? {
+      while position == pending.count {
+        pending.removeAll(keepingCapacity: true)
+        position = 0
+        guard let scalar = base.next() else { return nil }
+        decomposer.decompose(.scalar(scalar)) { unit in
+          if case .scalar(let piece) = unit { pending.append(piece) }
+        }
+      }
+      defer { position += 1 }
+      return pending[position]
+    }
+  }
+
+  public func makeIterator() -> Iterator {
+    Iterator(base: base.makeIterator(), decomposer: Decomposer(form: form))
+  }
+}
+
+extension Sequence where Element == Unicode.Scalar {
+  /// The scalars decomposed to `form`, lazily.
+  public func decomposed(to form: DecompositionForm) -> DecomposedScalars<Self> {
+    DecomposedScalars(base: self, form: form)
+  }
+}
+
+extension StringProtocol {
+  /// The string decomposed to `form`: `"닭".decomposed(to: .keys) == "ㄷㅏㄹㄱ"`.
+  public func decomposed(to form: DecompositionForm) -> String {
+    String(String.UnicodeScalarView(unicodeScalars.decomposed(to: form)))
+  }
+}

@@ -1,0 +1,21 @@
+/// What `hangul-decompose` writes for Hangul (SPEC §4).
+///
+/// | form | 닭 | 과 |
+/// | --- | --- | --- |
+/// | ``keys`` | ㄷㅏㄹㄱ | ㄱㅗㅏ |
+/// | ``jamo`` | ㄷㅏㄺ | ㄱㅘ |
+/// | ``nfd`` | U+1103 U+1161 U+11B0 | U+1100 U+116A |
+/// | ``qwerty`` | ekfr | rhk |
+public enum DecompositionForm: String, Sendable, CaseIterable {
+  /// The compatibility-jamo keys that type the text: compounds split, ㄲ and ㅐ kept.
+  case keys
+  /// One compatibility jamo per syllable part.
+  case jamo
+  /// The canonical decomposition into conjoining jamo, equal to NFD on Hangul.
+  case nfd
+  /// The 2-set QWERTY keys that type the text.
+  case qwerty
+
+  /// Whether the output is a keystroke log that composes back to the input.
+  public var isKeystrokes: Bool { self == .keys || self == .qwerty }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import HangulKit
+
+@main
+struct HangulDecompose: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "hangul-decompose",
+    abstract: "Turn Hangul text back into jamo, conjoining jamo (NFD) or the keys that type it.",
+    discussion: """
+      Reads each FILE in order (standard input when there is none or a FILE is -) \
+      and writes it with every Hangul syllable decomposed; everything else, bytes \
+      that are not UTF-8 included, passes through unchanged.
+
+      The keys and qwerty forms are keystroke logs that hangul-compose turns back \
+      into exactly the input. Where keys would otherwise compose into something \
+      else (the text 각ㅏ, or ㄱ followed by ㅅ) they are separated by U+200C ZERO \
+      WIDTH NON-JOINER; a character the composer would not read as itself (U+200C, \
+      U+2060, BS, DEL, conjoining vowels and finals, and for qwerty ASCII letters) \
+      is preceded by U+2060 WORD JOINER. Both are invisible.
+
+      Examples:
+        echo 닭 | hangul-decompose                    # ㄷㅏㄹㄱ
+        echo 안녕하세요 | hangul-decompose --to qwerty   # dkssudgktpdy
+        hangul-decompose --to nfd < names.txt         # NFD, as macOS writes file names
+      """)
+
+  @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
+  var to: DecompositionForm = .keys
+
+  @Argument(help: "Text files to read; - is standard input.")
+  var files: [String] = []
+
+  func run() throws {
+    signal(SIGPIPE, SIG_IGN)
+    var filter = DecomposeFilter(form: to)
+    let status = FilterRunner(paths: files).run(&filter) { message in
+      FileHandle.standardError.write(Data("hangul-decompose: \(message)\n".utf8))
+    }
+    if status != 0 { throw ExitCode(status) }
+  }
+}
+
+extension DecompositionForm: ExpressibleByArgument {}
