@@ -15,7 +15,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
   ],
   targets: [
-    .target(name: "HangulKit"),
+    .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+    .target(name: "HangulKit", dependencies: ["CICU"]),
     .executableTarget(name: "hangul-compose", dependencies: ["HangulKit", argumentParser]),
     .executableTarget(name: "hangul-decompose", dependencies: ["HangulKit", argumentParser]),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),

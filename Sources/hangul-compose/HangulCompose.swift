@@ -40,6 +40,12 @@ struct HangulCompose: ParsableCommand {
       valueName: "size"))
   var maxLine: ByteCount = ByteCount(LineEditor.defaultMaximumLineLength)
 
+  @Flag(help: "Also put all other output text through ICU NFC (e + U+0301 → é).")
+  var nfc = false
+
+  @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
+  var verify = false
+
   @Argument(help: "Keystroke logs to read; - is standard input.")
   var files: [String] = []
 
@@ -48,11 +54,17 @@ struct HangulCompose: ParsableCommand {
     let options = ComposerOptions(
       doubleStroke: doubleStroke, bareClusters: !noBareClusters,
       extendedVowels: extendedVowels, backspace: backspace)
-    var filter = ComposeFilter(keys: keys, options: options, maximumLineLength: maxLine.value)
-    let status = FilterRunner(paths: files).run(&filter) { message in
-      FileHandle.standardError.write(Data("hangul-compose: \(message)\n".utf8))
-    }
+    let composer = ComposeFilter(keys: keys, options: options, maximumLineLength: maxLine.value)
+    var filter = VerifyingFilter(
+      NormalizingFilter(composer, normalizer: nfc ? try ICUNormalizer(.nfc) : nil),
+      verifier: verify ? try OutputVerifier(expecting: .composed) : nil)
+    var status = FilterRunner(paths: files).run(&filter, report: report)
+    status = verificationStatus(of: filter, after: status, report: report)
     if status != 0 { throw ExitCode(status) }
+  }
+
+  func report(_ message: String) {
+    FileHandle.standardError.write(Data("hangul-compose: \(message)\n".utf8))
   }
 }
 

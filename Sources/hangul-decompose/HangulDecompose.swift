@@ -28,16 +28,25 @@ struct HangulDecompose: ParsableCommand {
   @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
   var to: DecompositionForm = .keys
 
+  @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
+  var verify = false
+
   @Argument(help: "Text files to read; - is standard input.")
   var files: [String] = []
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
-    var filter = DecomposeFilter(form: to)
-    let status = FilterRunner(paths: files).run(&filter) { message in
-      FileHandle.standardError.write(Data("hangul-decompose: \(message)\n".utf8))
-    }
+    let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
+    var filter = VerifyingFilter(
+      DecomposeFilter(form: to), verifier: verify ? try OutputVerifier(expecting: expectation) : nil
+    )
+    var status = FilterRunner(paths: files).run(&filter, report: report)
+    status = verificationStatus(of: filter, after: status, report: report)
     if status != 0 { throw ExitCode(status) }
+  }
+
+  func report(_ message: String) {
+    FileHandle.standardError.write(Data("hangul-decompose: \(message)\n".utf8))
   }
 }
 

@@ -87,18 +87,12 @@ public struct LineEditor: Sendable {
   /// them by the canonical algorithm, so NFD text comes out NFC.
   public mutating func insert(_ scalar: Unicode.Scalar) {
     commit()
-    let value = scalar.value
-    if (0x1161...0x1175).contains(value), let last = line.lastThreeByteScalar(),
-      (0x1100...0x1112).contains(last)
+    if let last = line.lastThreeByteScalar(),
+      let joined = HangulNormalization.composition(of: last, scalar.value)
     {
-      // L + V → LV
-      let index = (Int(last) - 0x1100) * 21 + Int(value) - 0x1161
-      replaceLastThreeBytes(with: HangulSyllable.firstScalarValue + UInt32(index * 28))
-    } else if (0x11A8...0x11C2).contains(value), let last = line.lastThreeByteScalar(),
-      let syllable = HangulSyllable(Unicode.Scalar(last) ?? "\0"), syllable.finalIndex == 0
-    {
-      // LV + T → LVT
-      replaceLastThreeBytes(with: last + value - 0x11A7)
+      // L + V → LV, LV + T → LVT: NFD input comes out NFC.
+      line.removeLast(3)
+      line.appendUTF8(Unicode.Scalar(joined) ?? "\u{FFFD}")
     } else {
       appendToLine(scalar)
     }
@@ -144,11 +138,6 @@ public struct LineEditor: Sendable {
   private mutating func appendToLine(_ scalar: Unicode.Scalar) {
     line.appendUTF8(scalar)
     flushIfTooLong()
-  }
-
-  private mutating func replaceLastThreeBytes(with value: UInt32) {
-    line.removeLast(3)
-    line.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")
   }
 
   /// Moves an over-long line to ``output``, keeping back a last conjoining

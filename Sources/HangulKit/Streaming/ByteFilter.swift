@@ -1,6 +1,8 @@
 /// A streaming transformation of bytes: each chunk's result is appended to
 /// `output` before the next chunk is read.
 public protocol ByteFilter {
+  /// Called before the first chunk of each input, with its name as errors show it.
+  mutating func beginInput(named name: String)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
   /// Ends the input: writes whatever the filter still holds.
@@ -8,6 +10,8 @@ public protocol ByteFilter {
 }
 
 extension ByteFilter {
+  public mutating func beginInput(named name: String) {}
+
   /// Transforms `chunk` given as an array.
   public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {
     try chunk.withUnsafeBufferPointer { try process($0, into: &output) }

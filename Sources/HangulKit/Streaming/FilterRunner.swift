@@ -89,6 +89,7 @@ public struct FilterRunner: Sendable {
     }
     defer { if descriptor != 0 { close(descriptor) } }
     let name = path == "-" ? "(standard input)" : path
+    filter.beginInput(named: name)
     while true {
       let count = read(descriptor, block.baseAddress, block.count)
       if count < 0 {

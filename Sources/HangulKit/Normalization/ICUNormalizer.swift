@@ -1,0 +1,106 @@
+internal import CICU
+
+/// Unicode normalization by ICU, the independent oracle the project checks
+/// its own Hangul algebra against.
+///
+///     let nfc = try ICUNormalizer(.nfc)
+///     nfc.normalized("e\u{301}")              // "é"
+///     try ICUNormalizer(.nfd).normalized("닭")  // "\u{1103}\u{1161}\u{11B0}"
+///
+/// Normalizing is O(n) in the text. Bytes that are not UTF-8 are copied
+/// through unchanged by ``normalize(utf8:into:)``; they are boundaries that
+/// nothing composes across.
+public struct ICUNormalizer: @unchecked Sendable {
+  /// A Unicode normalization form.
+  public enum Form: Int32, Sendable, CaseIterable {
+    case nfc = 0
+    case nfd = 1
+    case nfkc = 2
+    case nfkd = 3
+  }
+
+  /// An error ICU reported.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public let form: Form
+  // ICU's normalizer instances are immutable singletons, safe to share.
+  private let instance: OpaquePointer
+
+  public init(_ form: Form) throws {
+    var error = U_ZERO_ERROR
+    guard let instance = cicu_normalizer(form.rawValue, &error), cicu_success(error) != 0 else {
+      throw Failure(
+        description: "ICU normalizer unavailable: \(String(cString: cicu_error_name(error)))")
+    }
+    self.form = form
+    self.instance = instance
+  }
+
+  /// `text` in this normalization form.
+  public func normalized(_ text: String) -> String {
+    let units = normalize(utf16: Array(text.utf16))
+    return String(decoding: units, as: UTF16.self)
+  }
+
+  /// `scalars` in this normalization form.
+  public func normalized(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    var units: [UInt16] = []
+    for scalar in scalars { UTF16.encode(scalar) { units.append($0) } }
+    return Array(String(decoding: normalize(utf16: units), as: UTF16.self).unicodeScalars)
+  }
+
+  /// Normalizes UTF-16 code units.
+  public func normalize(utf16 source: [UInt16]) -> [UInt16] {
+    guard !source.isEmpty else { return [] }
+    var capacity = source.count * 3 + 16
+    while true {
+      var error = U_ZERO_ERROR
+      var destination = [UInt16](repeating: 0, count: capacity)
+      let length = source.withUnsafeBufferPointer { input in
+        destination.withUnsafeMutableBufferPointer { output in
+          cicu_normalize(
+            instance, input.baseAddress, Int32(input.count), output.baseAddress,
+            Int32(output.count), &error)
+        }
+      }
+      if cicu_buffer_overflow(error) != 0 {
+        capacity = Int(length)
+        continue
+      }
+      guard cicu_success(error) != 0 else { return source }
+      destination.removeSubrange(Int(length)...)
+      return destination
+    }
+  }
+
+  /// Normalizes UTF-8 bytes, appending the result to `output`. Bytes that are
+  /// not UTF-8 are copied unchanged.
+  public func normalize(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    var pending: [UInt16] = []
+    func flush() {
+      for scalar in String(decoding: normalize(utf16: pending), as: UTF16.self).unicodeScalars {
+        output.appendUTF8(scalar)
+      }
+      pending.removeAll(keepingCapacity: true)
+    }
+    var decoder = UTF8Stream()
+    decoder.decode(bytes, isLast: true) { unit in
+      switch unit {
+      case .scalar(let scalar):
+        UTF16.encode(scalar) { pending.append($0) }
+      case .invalidByte(let byte):
+        flush()
+        output.append(byte)
+      }
+    }
+    flush()
+  }
+
+  /// Whether normalization never changes text across a boundary before `scalar`:
+  /// text may be cut there and the pieces normalized apart.
+  public func hasBoundary(before scalar: Unicode.Scalar) -> Bool {
+    cicu_has_boundary_before(instance, Int32(bitPattern: scalar.value)) != 0
+  }
+}
