@@ -26,10 +26,10 @@ public struct ICUNormalizer: @unchecked Sendable {
 
   public let form: Form
   // ICU's normalizer instances are immutable singletons, safe to share.
-  private let instance: OpaquePointer
+  private let instance: UnsafeRawPointer
 
   public init(_ form: Form) throws {
-    var error = U_ZERO_ERROR
+    var error: Int32 = 0
     guard let instance = cicu_normalizer(form.rawValue, &error), cicu_success(error) != 0 else {
       throw Failure(
         description: "ICU normalizer unavailable: \(String(cString: cicu_error_name(error)))")
@@ -56,7 +56,7 @@ public struct ICUNormalizer: @unchecked Sendable {
     guard !source.isEmpty else { return [] }
     var capacity = source.count * 3 + 16
     while true {
-      var error = U_ZERO_ERROR
+      var error: Int32 = 0
       var destination = [UInt16](repeating: 0, count: capacity)
       let length = source.withUnsafeBufferPointer { input in
         destination.withUnsafeMutableBufferPointer { output in
