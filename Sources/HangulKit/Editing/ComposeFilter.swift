@@ -25,9 +25,8 @@ public struct ComposeFilter: ByteFilter {
   public private(set) var editor: LineEditor
   public let keys: KeyEncoding
   private var decoder = UTF8Stream()
-  private let keyboard: Keyboard
-  /// Whether the last character was the literal prefix.
-  private var literalPending = false
+  private var interpreter: KeyInterpreter
+  private var recorder = StatisticsRecorder()
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -35,9 +34,16 @@ public struct ComposeFilter: ByteFilter {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     self.keys = keys
-    self.keyboard = keyboard
+    interpreter = KeyInterpreter(keys: keys, keyboard: keyboard)
     editor = LineEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+  }
+
+  /// What was typed and written so far: the whole log is one document.
+  public var statistics: StatisticsReport {
+    var current = recorder
+    current.finishDocument(editor: editor)
+    return StatisticsReport(documents: [], total: current.total)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
@@ -54,47 +60,15 @@ public struct ComposeFilter: ByteFilter {
   private mutating func decode(_ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool) {
     // The decoder is moved out while it calls back into the filter.
     var decoder = self.decoder
-    decoder.decode(chunk, isLast: isLast) { handle($0) }
+    decoder.decode(chunk, isLast: isLast) { unit in
+      recorder.current.keystrokes += interpreter.apply(unit, to: &editor)
+    }
     self.decoder = decoder
   }
 
   private mutating func drain(into output: inout [UInt8]) {
+    recorder.count(output: editor.output)
     output.append(contentsOf: editor.output)
     editor.output.removeAll(keepingCapacity: true)
-  }
-
-  private mutating func handle(_ unit: DecodedUnit) {
-    if literalPending {
-      literalPending = false
-      switch unit {
-      case .invalidByte(let byte): editor.insert(bytes: CollectionOfOne(byte))
-      case .scalar(let scalar) where scalar == "\n": editor.endLine()
-      case .scalar(let scalar): editor.insertLiteral(scalar)
-      }
-      return
-    }
-    switch unit {
-    case .invalidByte(let byte):
-      editor.insert(bytes: CollectionOfOne(byte))
-    case .scalar(let scalar):
-      switch scalar.value {
-      case 0x0A: editor.endLine()
-      case 0x08, 0x7F: editor.backspace()
-      case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
-        if let jamo = keyboard.jamo(forASCII: UInt8(scalar.value)) {
-          editor.press(jamo)
-        } else {
-          editor.insert(scalar)
-        }
-      case KeyLogControl.separator.value: editor.endSyllable()
-      case KeyLogControl.literalPrefix.value: literalPending = true
-      default:
-        if let jamo = Jamo(scalar) {
-          editor.press(jamo)
-        } else {
-          editor.insert(scalar)
-        }
-      }
-    }
   }
 }

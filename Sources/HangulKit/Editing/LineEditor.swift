@@ -113,6 +113,15 @@ public struct LineEditor: Sendable {
     flushIfTooLong()
   }
 
+  /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
+  /// does: first spaces and tabs, then everything back to the previous space,
+  /// tab or the start of the line. The syllable being composed is part of the word.
+  public mutating func deleteWord() {
+    commit()
+    while line.last == 0x20 || line.last == 0x09 { line.removeLast() }
+    while let last = line.last, last != 0x20, last != 0x09 { line.removeLastCharacter() }
+  }
+
   /// Ends the line: commits, and moves the line and a newline to ``output``.
   public mutating func endLine() {
     commit()

@@ -1,0 +1,16 @@
+/// A filter that keeps typing statistics (`--stats`).
+public protocol StatisticsReporting {
+  /// Statistics per document and in total, so far.
+  var statistics: StatisticsReport { get }
+}
+
+extension ComposeFilter: StatisticsReporting {}
+extension EventLogFilter: StatisticsReporting {}
+
+extension NormalizingFilter: StatisticsReporting where Inner: StatisticsReporting {
+  public var statistics: StatisticsReport { inner.statistics }
+}
+
+extension VerifyingFilter: StatisticsReporting where Inner: StatisticsReporting {
+  public var statistics: StatisticsReport { inner.statistics }
+}

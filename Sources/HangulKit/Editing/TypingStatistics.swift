@@ -1,0 +1,175 @@
+/// What was typed and written in one document, for `--stats`.
+///
+/// Keystrokes are every key pressed. In a text log that is every character
+/// but the ``KeyLogControl`` ones, a compound jamo counting as its two keys;
+/// in an event log it is every event: a key (named or not, Shift included) or
+/// a phrase inserted by `"text"`. Characters are the Unicode scalars (or bytes that are
+/// not UTF-8) written, newlines not counted.
+public struct TypingStatistics: Sendable, Equatable {
+  /// The document's `"doc"` value, or `nil` for the total and logs without one.
+  public var document: String?
+  public var keystrokes = 0
+  public var backspaces = 0
+  /// Backspaces that found nothing to undo or delete.
+  public var backspacesWithoutEffect = 0
+  public var characters = 0
+  public var syllables = 0
+  /// The `"t"` of the first and last event that had one, in milliseconds.
+  public var firstTime: Double?
+  public var lastTime: Double?
+  /// The summed typing time of the documents (the total only).
+  private var summedTime: Double?
+
+  public init(document: String? = nil) {
+    self.document = document
+  }
+
+  /// Keystrokes per character written.
+  public var keystrokesPerCharacter: Double? {
+    characters > 0 ? Double(keystrokes) / Double(characters) : nil
+  }
+
+  /// Milliseconds from the first to the last timed event.
+  public var typingTime: Double? {
+    if let summedTime { return summedTime }
+    guard let firstTime, let lastTime else { return nil }
+    return lastTime - firstTime
+  }
+
+  /// Characters written per minute of typing time.
+  public var charactersPerMinute: Double? {
+    guard let typingTime, typingTime > 0 else { return nil }
+    return Double(characters) / (typingTime / 60_000)
+  }
+
+  mutating func noteTime(_ time: Double) {
+    if firstTime == nil { firstTime = time }
+    lastTime = time
+  }
+
+  /// Adds another document's figures to this total.
+  mutating func add(_ other: TypingStatistics) {
+    keystrokes += other.keystrokes
+    backspaces += other.backspaces
+    backspacesWithoutEffect += other.backspacesWithoutEffect
+    characters += other.characters
+    syllables += other.syllables
+    if let time = other.typingTime { summedTime = (summedTime ?? 0) + time }
+  }
+}
+
+/// Statistics per document and in total.
+public struct StatisticsReport: Sendable, Equatable {
+  /// One entry per document that had a `"doc"`.
+  public var documents: [TypingStatistics]
+  public var total: TypingStatistics
+
+  public init(documents: [TypingStatistics], total: TypingStatistics) {
+    self.documents = documents
+    self.total = total
+  }
+
+  /// An aligned table, one row per document and a total row.
+  public var text: String {
+    let hasTime = total.typingTime != nil
+    var header = ["document", "keys", "backspaces", "no effect", "characters", "syllables", "KSPC"]
+    if hasTime { header += ["time (s)", "CPM"] }
+    var rows = [header]
+    for entry in documents + [total] {
+      var row = [
+        entry.document ?? "total", "\(entry.keystrokes)", "\(entry.backspaces)",
+        "\(entry.backspacesWithoutEffect)", "\(entry.characters)", "\(entry.syllables)",
+        Self.format(entry.keystrokesPerCharacter),
+      ]
+      if hasTime {
+        row += [
+          Self.format(entry.typingTime.map { $0 / 1000 }, digits: 1),
+          Self.format(entry.charactersPerMinute, digits: 1),
+        ]
+      }
+      rows.append(row)
+    }
+    let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+    return rows.map { row in
+      row.enumerated().map { column, cell in
+        let padding = String(repeating: " ", count: widths[column] - cell.count)
+        return column == 0 ? cell + padding : padding + cell
+      }.joined(separator: "  ")
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// One JSON object: `{"documents":[…],"total":{…}}`.
+  public var json: String {
+    func object(_ entry: TypingStatistics) -> String {
+      var members: [String] = []
+      if let document = entry.document { members.append("\"doc\":\(JSONWriter.quoted(document))") }
+      members += [
+        "\"keys\":\(entry.keystrokes)", "\"backspaces\":\(entry.backspaces)",
+        "\"backspacesWithoutEffect\":\(entry.backspacesWithoutEffect)",
+        "\"characters\":\(entry.characters)", "\"syllables\":\(entry.syllables)",
+      ]
+      if let kspc = entry.keystrokesPerCharacter {
+        members.append("\"kspc\":\(Self.format(kspc, digits: 3))")
+      }
+      if let time = entry.typingTime {
+        members.append("\"typingTimeMs\":\(Self.format(time, digits: 0))")
+      }
+      if let cpm = entry.charactersPerMinute {
+        members.append("\"charactersPerMinute\":\(Self.format(cpm, digits: 1))")
+      }
+      return "{" + members.joined(separator: ",") + "}"
+    }
+    return "{\"documents\":[" + documents.map(object).joined(separator: ",") + "],\"total\":"
+      + object(total) + "}\n"
+  }
+
+  static func format(_ value: Double?, digits: Int = 2) -> String {
+    guard let value else { return "-" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    if digits == 0 { return String(Int(rounded)) }
+    var text = String(rounded)
+    if let dot = text.firstIndex(of: ".") {
+      let decimals = text.distance(from: dot, to: text.endIndex) - 1
+      if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
+    }
+    return text
+  }
+}
+
+/// Collects statistics while a filter runs.
+struct StatisticsRecorder: Sendable {
+  var current = TypingStatistics()
+  var documents: [TypingStatistics] = []
+  var total = TypingStatistics()
+
+  /// Counts the characters and syllables in written bytes.
+  mutating func count(output bytes: [UInt8]) {
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0A {
+        index += 1
+        continue
+      }
+      current.characters += 1
+      let step = bytes.withUnsafeBufferPointer { UTF8Stream.step($0, at: index) }
+      if case .scalar(let value, let length) = step {
+        if value >= 0xAC00, value <= 0xD7A3 { current.syllables += 1 }
+        index += length
+      } else {
+        index += 1
+      }
+    }
+  }
+
+  /// Ends a document, taking the Backspace figures from its editor.
+  mutating func finishDocument(editor: LineEditor, named: Bool = false) {
+    current.backspaces = editor.counts.backspaces
+    current.backspacesWithoutEffect = editor.counts.backspacesWithoutEffect
+    total.add(current)
+    if named { documents.append(current) }
+    current = TypingStatistics()
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `hangul-compose --format events` and `--stats` as a user runs them.
+@Suite("Event logs end to end")
+struct EventCommandTests {
+  let compose = Executable("hangul-compose")
+
+  @Test(
+    "the sample event logs",
+    arguments: [
+      (
+        "samples/events-review.jsonl",
+        "배송이 빨랐어요 색감도 사진이랑 똑같아요 근데 사이즈가 좀 작네요 ㅠㅠ\n그래도 재구매 의사 있어요!\n"
+      ),
+      ("samples/events-two-docs.jsonl", "오늘 저녁 뭐 먹\n떡볶이\n\n을까? 떡볶이 어때\n"),
+      ("samples/events-phrases.jsonl", "안녕하세요~ 주문한 물건 언제 와요?\n감사합니다!\n지금 가는 중이야!\n"),
+    ])
+  func samples(file: String, expected: String) throws {
+    let result = try compose.run(["--format", "events", repositoryFile(file).path])
+    #expect(result.status == 0)
+    #expect(result.text == expected)
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("--stats writes a table per document and the total to standard error, after the output")
+  func statsText() throws {
+    let result = try compose.run([
+      "--format", "events", "--stats", repositoryFile("samples/events-two-docs.jsonl").path,
+    ])
+    #expect(result.status == 0)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines.first?.hasPrefix("document") == true)
+    #expect(lines.first?.contains("KSPC") == true)
+    #expect(lines.first?.contains("CPM") == true)
+    #expect(
+      lines.dropFirst().map { $0.split(separator: " ").first.map(String.init) } == [
+        "chat-7", "search", "chat-7", "total",
+      ])
+  }
+
+  @Test("--stats-format json, and --stats on a text log")
+  func statsJSON() throws {
+    let result = try compose.run(
+      ["--format", "events", "--stats", "--stats-format", "json"],
+      input: Data((#"{"key":"ㄱ","t":0}"# + "\n" + #"{"key":"ㅏ","t":30000}"# + "\n").utf8))
+    #expect(result.text == "가\n")
+    #expect(
+      result.stderr
+        == #"{"documents":[],"total":{"keys":2,"backspaces":0,"backspacesWithoutEffect":0,"characters":1,"syllables":1,"kspc":2.000,"typingTimeMs":30000,"charactersPerMinute":2.0}}"#
+        + "\n")
+    let text = try compose.run(["--stats", "--keys", "qwerty"], input: Data("dkssud\n".utf8))
+    #expect(text.text == "안녕\n")
+    #expect(text.stderr.contains("total"))
+    #expect(!text.stderr.contains("CPM"))
+  }
+
+  @Test("bad event lines: FILE:LINE: message each, the rest processed, status 65")
+  func badLines() throws {
+    let folder = try temporaryFolder()
+    let file = folder.appendingPathComponent("log.jsonl")
+    try Data(
+      (#"{"key":"ㄱ"}"# + "\n" + "oops\n" + #"{"key":"ㅏ"}"# + "\n" + #"{"key":"Esc"}"# + "\n").utf8
+    ).write(to: file)
+    let result = try compose.run(["--format", "events", file.path])
+    #expect(result.status == 65)
+    #expect(result.text == "가\n")
+    let messages = result.stderr.split(separator: "\n").map(String.init)
+    #expect(messages.count == 2)
+    #expect(messages[0].hasPrefix("hangul-compose: \(file.path):2: not valid JSON"))
+    #expect(messages[1].hasPrefix("hangul-compose: \(file.path):4: unknown key \"Esc\""))
+  }
+
+  @Test("--format and --stats-format reject unknown values with 64")
+  func badValues() throws {
+    #expect(try compose.run(["--format", "csv"]).status == 64)
+    #expect(try compose.run(["--stats-format", "xml"]).status == 64)
+  }
+}

@@ -1,0 +1,177 @@
+import HangulKit
+import Testing
+
+/// SPEC §3.1 `--format events` and §3.3 `--stats`.
+@Suite("Event logs")
+struct EventLogTests {
+  /// Runs the event filter over `lines`; returns the output, the errors and the statistics.
+  func run(
+    _ lines: [String], keys: KeyEncoding = .jamo, options: ComposerOptions = ComposerOptions()
+  ) -> (output: String, errors: [PositionedError], statistics: StatisticsReport) {
+    let errors = ErrorList()
+    var filter = EventLogFilter(keys: keys, options: options) { errors.items.append($0) }
+    filter.beginInput(named: "log.jsonl")
+    let output = (try? filter.filtered(Array(lines.joined(separator: "\n").utf8))) ?? []
+    return (String(decoding: output, as: UTF8.self), errors.items, filter.statistics)
+  }
+
+  final class ErrorList: @unchecked Sendable {
+    var items: [PositionedError] = []
+  }
+
+  func keys(_ names: String...) -> [String] {
+    names.map { #"{"key":\#(JSONWriter.quoted($0))}"# }
+  }
+
+  @Test("jamo keys compose; the whole log is one document followed by a newline")
+  func jamoKeys() {
+    #expect(run(keys("ㄷ", "ㅏ", "ㄹ", "ㄱ", "ㅏ")).output == "달가\n")
+    #expect(run(keys("ㅎ", "ㅘ")).output == "화\n")
+    #expect(run([]).output == "")
+  }
+
+  @Test(
+    "each named key",
+    arguments: [
+      (["ㄱ", "ㅏ", "ㄱ", "Backspace"], "가\n"), (["ㄱ", "ㅏ", "Space", "ㅏ"], "가 ㅏ\n"),
+      (["ㄱ", "ㅏ", "Enter", "Backspace", "ㄴ"], "가\nㄴ\n"), (["ㄱ", "ㅏ", "Tab", "ㄴ"], "가\tㄴ\n"),
+      (["Shift", "ㄱ", "ㄱ", "ㅏ"], "ㄲ가\n"), (["Shift", "ㅐ"], "ㅒ\n"), (["Shift", "ㅏ"], "ㅏ\n"),
+      (["Shift", "1"], "!\n"), (["Shift", "Space", "ㄱ"], " ㄱ\n"),
+      (["ㄱ", "ㅏ", "Space", "ㄴ", "ㅏ", "ㄴ", "Space", "Space", "DeleteWord"], "가 \n"),
+      (["ㄱ", "ㅏ", "Space", "ㄴ", "ㅏ", "DeleteWord", "ㄷ", "ㅏ"], "가 다\n"),
+      (["ㄱ", "DeleteWord", "DeleteWord", "ㅏ"], "ㅏ\n"),
+    ])
+  func namedKeys(typed: [String], expected: String) {
+    let result = run(typed.map { #"{"key":\#(JSONWriter.quoted($0))}"# })
+    #expect(result.output == expected)
+    #expect(result.errors.isEmpty)
+  }
+
+  @Test("letters are keys under --keys qwerty and text otherwise; Shift applies to them")
+  func letters() {
+    #expect(run(keys("d", "k", "s", "s", "u", "d"), keys: .qwerty).output == "안녕\n")
+    #expect(run(keys("Shift", "r", "k", "r"), keys: .qwerty).output == "깍\n")
+    #expect(run(keys("Shift", "r", "k"), keys: .jamo).output == "Rk\n")
+    #expect(run(keys("가", "é", "e\u{301}")).output == "가éé\n")
+  }
+
+  @Test("\"text\" inserts a phrase after committing, even in the middle of a syllable")
+  func textInsertion() {
+    #expect(
+      run([#"{"key":"ㄱ"}"#, #"{"key":"ㅏ"}"#, #"{"text":"감사합니다!"}"#, #"{"key":"ㅏ"}"#]).output
+        == "가감사합니다!ㅏ\n")
+    #expect(
+      run([#"{"key":"ㄷ"}"#, #"{"key":"ㅏ"}"#, #"{"key":"ㄹ"}"#, #"{"text":"~"}"#, #"{"key":"ㅏ"}"#])
+        .output == "달~ㅏ\n")
+    // The phrase is text: its jamo are not keys, and Backspace deletes it a character at a time.
+    #expect(run([#"{"text":"ㄱㅏ"}"#, #"{"key":"Backspace"}"#]).output == "ㄱ\n")
+    #expect(
+      run([
+        #"{"text":"안녕\n하세요"}"#, #"{"key":"Backspace"}"#, #"{"key":"Backspace"}"#,
+        #"{"key":"Backspace"}"#, #"{"key":"Backspace"}"#,
+      ]).output == "안녕\n\n")
+  }
+
+  @Test(
+    "a new \"doc\" value starts a new document; events without \"doc\" continue the current one")
+  func documents() {
+    let result = run([
+      #"{"key":"ㄱ","doc":"a"}"#, #"{"key":"ㅏ"}"#, #"{"key":"ㄴ","doc":2}"#, #"{"key":"ㅏ","doc":2}"#,
+      #"{"key":"Backspace","doc":"a"}"#, #"{"key":"ㄷ","doc":"a"}"#,
+    ])
+    #expect(result.output == "가\n나\nㄷ\n")
+    #expect(result.statistics.documents.map(\.document) == ["a", "2", "a"])
+    #expect(result.statistics.documents.map(\.backspacesWithoutEffect) == [0, 0, 1])
+  }
+
+  @Test("unknown members are ignored")
+  func unknownMembers() {
+    #expect(
+      run([#"{"key":"ㄱ","device":"phone","extra":{"nested":[1,2]}}"#, #"{"key":"ㅏ"}"#]).output
+        == "가\n")
+  }
+
+  @Test(
+    "every kind of bad line is reported with its line number and skipped",
+    arguments: [
+      ("junk", "not valid JSON"), ("[1]", "must be a JSON object, not an array"),
+      (#"{"t":5}"#, #"needs "key" or "text""#), (#"{"key":"ㄱ","text":"x"}"#, "either"),
+      (#"{"key":"Escape"}"#, #"unknown key "Escape""#), (#"{"key":""}"#, "unknown key"),
+      (#"{"key":5}"#, "must be a string"), (#"{"text":null}"#, "must be a string"),
+      (#"{"key":"ㄱ","t":"soon"}"#, "must be a number"), (#"{"key":"ㄱ","t":50}"#, "went backwards"),
+      (#"{"key":"ㄱ","doc":1.5}"#, "string or an integer"),
+      (#"{"key":"ㄱ","doc":[1]}"#, "string or an integer"),
+      (#"{"key":"ㄱ""#, "not valid JSON"),
+    ])
+  func badLines(line: String, message: String) {
+    let result = run([#"{"key":"ㄱ","t":100}"#, line, #"{"key":"ㅏ","t":200}"#, "", "  "])
+    #expect(result.output == "가\n")
+    #expect(result.errors.count == 1)
+    #expect(result.errors.first?.line == 2)
+    #expect(result.errors.first?.file == "log.jsonl")
+    #expect(result.errors.first?.message.contains(message) == true, "\(result.errors)")
+    #expect(result.errors.first?.description.hasPrefix("log.jsonl:2: ") == true)
+  }
+
+  @Test("statistics of a hand-computed log")
+  func statistics() {
+    // 가 (2 keys), a Backspace that undoes ㅏ, ㅏ again, Space, a Backspace at
+    // the start of the second line that deletes nothing, Enter, a phrase;
+    // 60 s from first to last event.
+    let result = run([
+      #"{"key":"ㄱ","t":0}"#, #"{"key":"ㅏ","t":1000}"#, #"{"key":"Backspace","t":2000}"#,
+      #"{"key":"ㅏ","t":3000}"#, #"{"key":"Space","t":4000}"#, #"{"key":"Enter","t":5000}"#,
+      #"{"key":"Backspace","t":6000}"#, #"{"text":"감사합니다!","t":60000}"#,
+    ])
+    #expect(result.output == "가 \n감사합니다!\n")
+    let total = result.statistics.total
+    #expect(total.keystrokes == 8)
+    #expect(total.backspaces == 2)
+    #expect(total.backspacesWithoutEffect == 1)
+    #expect(total.characters == 8)  // 가, space, 감사합니다! (6)
+    #expect(total.syllables == 6)
+    #expect(total.keystrokesPerCharacter == 1.0)
+    #expect(total.typingTime == 60_000)
+    #expect(total.charactersPerMinute == 8.0)
+    #expect(result.statistics.documents.isEmpty)
+    #expect(result.statistics.text.contains("total"))
+    #expect(
+      result.statistics.json
+        == #"{"documents":[],"total":{"keys":8,"backspaces":2,"backspacesWithoutEffect":1,"characters":8,"syllables":6,"kspc":1.000,"typingTimeMs":60000,"charactersPerMinute":8.0}}"#
+        + "\n")
+  }
+
+  @Test("statistics of a text log: every character is a keystroke")
+  func textStatistics() {
+    var filter = ComposeFilter()
+    _ = try? filter.filtered(Array("ㄱㅏㄱ\u{8}\n\u{8}ㄳ".utf8))
+    let total = filter.statistics.total
+    #expect(total.keystrokes == 8)  // ㄱ ㅏ ㄱ BS newline BS ㄱ ㅅ
+    #expect(total.backspaces == 2)
+    #expect(total.backspacesWithoutEffect == 1)
+    #expect(total.characters == 2)
+    #expect(total.syllables == 1)
+    #expect(total.typingTime == nil)
+  }
+
+  @Test(
+    "Backspace never crosses an Enter, in both Backspace modes",
+    arguments: ComposerOptions.Backspace.allCases)
+  func enterIsABoundary(mode: ComposerOptions.Backspace) {
+    let result = run(
+      keys("ㄱ", "ㅏ", "Enter", "Backspace", "Backspace"), options: ComposerOptions(backspace: mode))
+    #expect(result.output == "가\n\n")
+  }
+
+  @Test("each document is written as soon as it ends")
+  func documentsStream() {
+    var filter = EventLogFilter { _ in }
+    var output: [UInt8] = []
+    Array(
+      (#"{"key":"ㄱ","doc":1}"# + "\n" + #"{"key":"ㅏ","doc":1}"# + "\n" + #"{"key":"ㄴ","doc":2}"#
+        + "\n").utf8
+    )
+    .withUnsafeBufferPointer { filter.process($0, into: &output) }
+    #expect(String(decoding: output, as: UTF8.self) == "가\n")
+  }
+}
