@@ -4,12 +4,16 @@ import PackageDescription
 let argumentParser = Target.Dependency.product(
   name: "ArgumentParser", package: "swift-argument-parser")
 
+/// What every executable uses: the library, the shared options, the parser.
+let commandLine: [Target.Dependency] = ["HangulKit", "HangulCommandLine", argumentParser]
+
 let package = Package(
   name: "hangul-tools",
   products: [
     .library(name: "HangulKit", targets: ["HangulKit"]),
     .executable(name: "hangul-compose", targets: ["hangul-compose"]),
     .executable(name: "hangul-decompose", targets: ["hangul-decompose"]),
+    .executable(name: "hangul-reviews", targets: ["hangul-reviews"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -17,10 +21,12 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
     .target(name: "HangulKit", dependencies: ["CICU"]),
-    .executableTarget(name: "hangul-compose", dependencies: ["HangulKit", argumentParser]),
-    .executableTarget(name: "hangul-decompose", dependencies: ["HangulKit", argumentParser]),
+    .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
+    .executableTarget(name: "hangul-compose", dependencies: commandLine),
+    .executableTarget(name: "hangul-decompose", dependencies: commandLine),
+    .executableTarget(name: "hangul-reviews", dependencies: commandLine),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["HangulKit", "hangul-compose", "hangul-decompose"]),
+      name: "EndToEndTests", dependencies: ["HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews"]),
   ]
 )

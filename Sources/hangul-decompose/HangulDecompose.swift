@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HangulCommandLine
 import HangulKit
 
 @main
@@ -36,18 +37,13 @@ struct HangulDecompose: ParsableCommand {
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
+    let diagnostics = Diagnostics(program: "hangul-decompose")
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
     var filter = VerifyingFilter(
       DecomposeFilter(form: to), verifier: verify ? try OutputVerifier(expecting: expectation) : nil
     )
-    var status = FilterRunner(paths: files).run(&filter, report: report)
-    status = verificationStatus(of: filter, after: status, report: report)
+    var status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+    status = verificationStatus(of: filter, after: status, report: diagnostics.report)
     if status != 0 { throw ExitCode(status) }
   }
-
-  func report(_ message: String) {
-    FileHandle.standardError.write(Data("hangul-decompose: \(message)\n".utf8))
-  }
 }
-
-extension DecompositionForm: ExpressibleByArgument {}

@@ -34,9 +34,10 @@ public struct FilterRunner: Sendable {
   }
 
   /// Runs `filter` over the inputs; returns the exit status. `report` receives
-  /// each error message (without the program name).
+  /// each error message (without the program name); `afterBlock`, if given,
+  /// sees the filter after each block (for a progress line).
   public func run<Filter: ByteFilter>(
-    _ filter: inout Filter, report: (String) -> Void
+    _ filter: inout Filter, report: (String) -> Void, afterBlock: ((Filter) -> Void)? = nil
   ) -> Int32 {
     var status: Int32 = 0
     var output: [UInt8] = []
@@ -46,7 +47,7 @@ public struct FilterRunner: Sendable {
     do {
       for path in paths {
         do {
-          try copy(path, through: &filter, block: block, output: &output)
+          try copy(path, through: &filter, block: block, output: &output, afterBlock: afterBlock)
         } catch StreamError.cannotOpen(let path, let reason) {
           report(StreamError.cannotOpen(path: path, reason: reason).description)
           status = 66
@@ -71,7 +72,8 @@ public struct FilterRunner: Sendable {
 
   private func copy<Filter: ByteFilter>(
     _ path: String, through filter: inout Filter,
-    block: UnsafeMutableBufferPointer<UInt8>, output: inout [UInt8]
+    block: UnsafeMutableBufferPointer<UInt8>, output: inout [UInt8],
+    afterBlock: ((Filter) -> Void)?
   ) throws {
     let descriptor: Int32
     if path == "-" {
@@ -102,6 +104,7 @@ public struct FilterRunner: Sendable {
       if count == 0 { return }
       try filter.process(UnsafeBufferPointer(rebasing: block[..<count]), into: &output)
       try write(&output)
+      afterBlock?(filter)
     }
   }
 

@@ -1,0 +1,129 @@
+/// `hangul-reviews export`: review records in (any of the shapes import
+/// reads), written as JSON Lines, as the API envelope, or as POST bodies,
+/// with the content optionally decomposed and an `"elapsed"` member added.
+///
+///     var filter = ReviewExportFilter(to: .post, decompose: .keys) { print($0) }
+///     try filter.filtered(Array(#"{"content":"닭","isBuy":true}"#.utf8))
+///     // {"content":"ㄷㅏㄹㄱ"}\n
+///
+/// Time is O(n); memory is bounded by the largest record.
+public struct ReviewExportFilter: ByteFilter {
+  /// What is written.
+  public enum Shape: String, Sendable, CaseIterable {
+    /// One record a line.
+    case jsonl
+    /// The API envelope `{"data":[…]}`.
+    case api
+    /// One `{"content": …}` body a line.
+    case post
+  }
+
+  public let shape: Shape
+  public private(set) var recordsExported = 0
+  public private(set) var recordsSkipped = 0
+  public private(set) var structureProblems: [PositionedError] = []
+
+  private let decompose: DecompositionForm?
+  private let relativeTime: RelativeTime?
+  private let contentField: String
+  private let timeZone: ReviewTimeZone
+  private let skip: (PositionedError) -> Void
+  private var splitter = JSONRecordSplitter()
+  private var fileName = "(standard input)"
+  private var started = false
+  private var pending: [UInt8] = []
+
+  public init(
+    to shape: Shape = .jsonl, decompose: DecompositionForm? = nil,
+    relativeTime: RelativeTime? = nil,
+    contentField: String = "content", timeZone: ReviewTimeZone = .utc,
+    skip: @escaping (PositionedError) -> Void
+  ) {
+    self.shape = shape
+    self.decompose = decompose
+    self.relativeTime = relativeTime
+    self.contentField = contentField
+    self.timeZone = timeZone
+    self.skip = skip
+  }
+
+  public mutating func beginInput(named name: String) {
+    if started {
+      var buffer = pending
+      endInput(into: &buffer)
+      pending = buffer
+    }
+    started = true
+    fileName = name
+  }
+
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    started = true
+    output.append(contentsOf: pending)
+    pending.removeAll()
+    var splitter = self.splitter
+    splitter.feed(chunk, isLast: false) { handle($0, into: &output) }
+    self.splitter = splitter
+  }
+
+  public mutating func finish(into output: inout [UInt8]) {
+    output.append(contentsOf: pending)
+    pending.removeAll()
+    if started { endInput(into: &output) }
+    if shape == .api {
+      output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
+      output.append(contentsOf: Array("]}\n".utf8))
+    }
+  }
+
+  private mutating func endInput(into output: inout [UInt8]) {
+    var splitter = self.splitter
+    splitter.feed([], isLast: true) { handle($0, into: &output) }
+    for problem in splitter.structureProblems {
+      structureProblems.append(
+        PositionedError(file: fileName, line: problem.line, message: problem.message))
+    }
+    self.splitter = JSONRecordSplitter()
+  }
+
+  private mutating func handle(_ raw: JSONRecordSplitter.Record, into output: inout [UInt8]) {
+    let record: ReviewRecord
+    do {
+      record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)
+    } catch {
+      recordsSkipped += 1
+      skip(
+        PositionedError(
+          file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(error.reason)"))
+      return
+    }
+    var content = record.content
+    if let decompose { content = content.decomposed(to: decompose) }
+    switch shape {
+    case .post:
+      output.append(contentsOf: Array("{\"content\":\(JSONWriter.quoted(content))}\n".utf8))
+    case .jsonl, .api:
+      var members: [(name: String, json: String)] = []
+      if decompose != nil { members.append((contentField, JSONWriter.quoted(content))) }
+      if let relativeTime, let date = record.date, let dateValue = record.dateValue {
+        let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
+        members.append(("elapsed", json))
+      }
+      if shape == .api {
+        output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[\n" : ",\n").utf8))
+      }
+      output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
+      if shape == .jsonl { output.append(0x0A) }
+    }
+    recordsExported += 1
+  }
+
+  /// A date value written back as JSON.
+  private static func json(_ value: JSONValue) -> String {
+    switch value {
+    case .string(let text): JSONWriter.quoted(text)
+    case .number(let spelling): spelling
+    default: "null"
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import HangulCommandLine
+import HangulKit
+
+extension HangulReviews {
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write review records as JSON Lines, the API envelope, or POST bodies.",
+      discussion: """
+        --to jsonl writes one record a line, --to api the envelope {"data":[…]}, --to \
+        post one {"content": …} body a line. --decompose rewrites the content; \
+        --relative-time adds "elapsed": N초 전, N분 전, N시간 전, or the date in the \
+        locale's numeric style (ko_KR: 2022. 07. 21.); a date in the future keeps its raw \
+        value. A record that cannot be exported is reported and skipped (status 65).
+
+        Examples:
+          hangul-reviews export --to api reviews.jsonl
+          hangul-reviews export --to post --decompose keys reviews.jsonl
+          hangul-reviews export --relative-time --now 2022-07-22T00:00:00Z --time-zone Asia/Seoul reviews.jsonl
+        """)
+
+    @Option(help: "What to write: jsonl, api (the envelope) or post (request bodies).")
+    var to: ReviewExportFilter.Shape = .jsonl
+
+    @Option(
+      help: ArgumentHelp("Rewrite the content as keys, jamo, nfd or qwerty.", valueName: "form"))
+    var decompose: DecompositionForm?
+
+    @Flag(help: "Add \"elapsed\": how long ago each review was written.")
+    var relativeTime = false
+
+    @Option(
+      help: ArgumentHelp("The time --relative-time counts from (default: now).", valueName: "time"))
+    var now: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Show dates, and read dates without a zone, in this time zone.", valueName: "tz"))
+    var timeZone: String?
+
+    @Option(help: ArgumentHelp("Write dates in this locale's numeric style.", valueName: "locale"))
+    var locale = "ko_KR"
+
+    @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
+    var contentField = "content"
+
+    @Argument(help: "Review files to read; - is standard input.")
+    var files: [String] = []
+
+    func validate() throws {
+      if let timeZone, ReviewTimeZone(timeZone) == nil {
+        throw ValidationError(
+          "Unknown time zone '\(timeZone)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
+        )
+      }
+      if NumericDateStyle(locale: locale) == nil {
+        let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
+        throw ValidationError("Unknown locale '\(locale)'; use one of \(known).")
+      }
+      if let now {
+        guard
+          (try? ReviewDate(now, timeZone: ReviewTime.zone(timeZone))) != nil || Double(now) != nil
+        else {
+          throw ValidationError(
+            "--now '\(now)' is not a date like 2022-07-21T11:53:58Z or a number of seconds.")
+        }
+      }
+      if !relativeTime, now != nil || locale != "ko_KR" {
+        throw ValidationError("--now and --locale only apply with --relative-time.")
+      }
+    }
+
+    func run() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let diagnostics = Diagnostics(program: "hangul-reviews")
+      let errors = ErrorReport(diagnostics)
+      let zone = ReviewTime.zone(timeZone)
+      var relative: RelativeTime?
+      if relativeTime, let style = NumericDateStyle(locale: locale) {
+        let instant: ReviewDate
+        if let now {
+          instant =
+            (try? ReviewDate(now, timeZone: zone)) ?? ReviewDate(secondsSince1970: Double(now) ?? 0)
+        } else {
+          instant = ReviewDate(secondsSince1970: Date().timeIntervalSince1970)
+        }
+        relative = RelativeTime(now: instant, timeZone: zone, style: style)
+      }
+      var filter = ReviewExportFilter(
+        to: to, decompose: decompose, relativeTime: relative, contentField: contentField,
+        timeZone: zone
+      ) { errors.add($0.description) }
+      let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+      errors.finish()
+      for problem in filter.structureProblems { diagnostics.report(problem.description) }
+      if status != 0 { throw ExitCode(status) }
+      if filter.recordsSkipped > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
+    }
+  }
+}
+
+extension ReviewExportFilter.Shape: ExpressibleByArgument {}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import HangulCommandLine
+import HangulKit
+
+extension HangulReviews {
+  struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Validate review records and write them as JSON Lines with normalized content.",
+      discussion: """
+        Writes one record a line. The content member is normalized to NFC (--content \
+        text) or composed from keystrokes (--content keys, with the compose options); \
+        every other member is kept exactly as it came. A record that is not an object, \
+        has no string content, has a createdAt that is not a date, or is not UTF-8 is \
+        reported, written to --rejects, and skipped; the exit status is then 65.
+
+        Examples:
+          hangul-reviews import samples/reviews-api.json > reviews.jsonl
+          hangul-reviews import --content keys --keys qwerty samples/reviews-keys.jsonl
+          hangul-reviews import --content-field body samples/diary.jsonl
+        """)
+
+    enum ContentMode: String, ExpressibleByArgument, CaseIterable {
+      case text
+      case keys
+    }
+
+    @Option(
+      help: "How content is written: text (normalized to NFC) or keys (composed from keystrokes).")
+    var content: ContentMode = .text
+
+    @OptionGroup(title: "Compose options (with --content keys)") var compose: ComposeOptions
+
+    @Option(help: ArgumentHelp("Write rejected records here as JSON Lines.", valueName: "file"))
+    var rejects: String?
+
+    @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
+    var contentField = "content"
+
+    @Option(
+      help: ArgumentHelp(
+        "Read dates without a zone in this time zone (UTC, +09:00, Asia/Seoul).", valueName: "tz"))
+    var timeZone: String?
+
+    @Argument(help: "Review files to read; - is standard input.")
+    var files: [String] = []
+
+    func validate() throws {
+      if let timeZone, ReviewTimeZone(timeZone) == nil {
+        throw ValidationError(
+          "Unknown time zone '\(timeZone)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
+        )
+      }
+    }
+
+    func run() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let diagnostics = Diagnostics(program: "hangul-reviews")
+      let errors = ErrorReport(diagnostics)
+      var rejectFile: FileHandle?
+      if let rejects {
+        guard FileManager.default.createFile(atPath: rejects, contents: nil),
+          let handle = FileHandle(forWritingAtPath: rejects)
+        else {
+          diagnostics.report("\(rejects): cannot create the rejects file")
+          throw ExitCode(74)
+        }
+        rejectFile = handle
+      }
+      let mode: ReviewImportFilter.Content =
+        content == .keys ? .keys(compose.keys, compose.composerOptions) : .text
+      var filter = try ReviewImportFilter(
+        content: mode, contentField: contentField,
+        timeZone: ReviewTime.zone(timeZone)
+      ) { reject in
+        errors.add(reject.message)
+        rejectFile?.write(Data((reject.jsonLine + "\n").utf8))
+      }
+      let progress = ProgressLine(diagnostics)
+      let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report) { filter in
+        progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
+      }
+      progress.clear()
+      errors.finish()
+      for problem in filter.structureProblems { diagnostics.report(problem.description) }
+      try rejectFile?.close()
+      diagnostics.report(
+        "read \(filter.recordsRead) records, imported \(filter.recordsImported), rejected \(filter.recordsRejected)"
+      )
+      if status != 0 { throw ExitCode(status) }
+      if filter.recordsRejected > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
+    }
+  }
+}
+
+/// The progress line of a long import, on a terminal only: records and MB per second.
+final class ProgressLine {
+  private let diagnostics: Diagnostics
+  private let start = Date()
+  private var last = Date()
+  private var shown = false
+
+  init(_ diagnostics: Diagnostics) {
+    self.diagnostics = diagnostics
+  }
+
+  func update(records: Int, bytes: Int) {
+    guard diagnostics.isTerminal, Date().timeIntervalSince(last) >= 0.5 else { return }
+    last = Date()
+    let seconds = max(last.timeIntervalSince(start), 0.001)
+    let rate = Double(bytes) / seconds / 1_000_000
+    diagnostics.write("\r\(records) records, \((rate * 10).rounded() / 10) MB/s ")
+    shown = true
+  }
+
+  func clear() {
+    if shown { diagnostics.write("\r\u{1B}[K") }
+  }
+}
+
+/// Time settings shared by the subcommands.
+enum ReviewTime {
+  /// The time zone named by an option, else by TZ, else UTC.
+  static func zone(_ name: String?) -> ReviewTimeZone {
+    if let name, let zone = ReviewTimeZone(name) { return zone }
+    if let name = ProcessInfo.processInfo.environment["TZ"], let zone = ReviewTimeZone(name) {
+      return zone
+    }
+    return .utc
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `hangul-reviews` as a user runs it.
+@Suite("hangul-reviews end to end")
+struct ReviewsCommandTests {
+  let reviews = Executable("hangul-reviews")
+
+  @Test("import of the sample envelope: four records, one reject, a summary, status 65")
+  func importSample() throws {
+    let folder = try temporaryFolder()
+    let rejects = folder.appendingPathComponent("rejects.jsonl")
+    let result = try reviews.run([
+      "import", "--rejects", rejects.path, repositoryFile("samples/reviews-api.json").path,
+    ])
+    #expect(result.status == 65)
+    let lines = result.text.split(separator: "\n")
+    #expect(lines.count == 4)
+    #expect(lines.allSatisfy { $0.hasPrefix(#"{"_id":"#) })
+    // The escapes and the number spelling of the untouched record survive.
+    #expect(result.text.contains(#"\u2b50\u2b50"#))
+    #expect(result.text.contains(#""score":4.50}"#))
+    let messages = result.stderr.split(separator: "\n").map(String.init)
+    #expect(messages.count == 2)
+    #expect(
+      messages[0].contains(
+        "reviews-api.json:71: record 3 rejected: createdAt: \"어제\" is not a date"))
+    #expect(messages[1] == "hangul-reviews: read 5 records, imported 4, rejected 1")
+    let rejected = try String(contentsOf: rejects, encoding: .utf8)
+    #expect(rejected.hasPrefix(#"{"index":3,"line":71,"reason":"createdAt: \"어제\" is not a date"#))
+    #expect(rejected.contains(#""record":{"_id":"62d95177b9e976599d770058""#))
+    #expect(!result.stderr.contains("\r"))  // no progress line when standard error is not a terminal
+  }
+
+  @Test("keystroke content and the diary shape")
+  func otherSamples() throws {
+    let keys = try reviews.run(
+      [
+        "import", "--content", "keys", "--keys", "qwerty",
+        repositoryFile("samples/reviews-keys.jsonl").path,
+      ])
+    let expected = try String(
+      contentsOf: repositoryFile("samples/reviews-keys.expected.jsonl"), encoding: .utf8)
+    #expect(keys.status == 0)
+    #expect(keys.text == expected)
+    #expect(keys.stderr == "hangul-reviews: read 3 records, imported 3, rejected 0\n")
+    let diary = try reviews.run([
+      "import", "--content-field", "body", repositoryFile("samples/diary.jsonl").path,
+    ])
+    #expect(diary.status == 0)
+    #expect(diary.text.split(separator: "\n").count == 3)
+  }
+
+  @Test("export: api envelope, post bodies, relative time")
+  func export() throws {
+    let input = Data((#"{"content":"닭","createdAt":"2022-07-21T11:53:58.652Z"}"# + "\n").utf8)
+    let api = try reviews.run(["export", "--to", "api"], input: input)
+    #expect(
+      api.text == "{\"data\":[\n" + #"{"content":"닭","createdAt":"2022-07-21T11:53:58.652Z"}"#
+        + "\n]}\n")
+    let post = try reviews.run(["export", "--to", "post", "--decompose", "qwerty"], input: input)
+    #expect(post.text == #"{"content":"ekfr"}"# + "\n")
+    let relative = try reviews.run(
+      [
+        "export", "--relative-time", "--now", "2022-07-21T12:53:58.652Z", "--time-zone",
+        "Asia/Seoul",
+      ], input: input)
+    #expect(
+      relative.text == #"{"content":"닭","createdAt":"2022-07-21T11:53:58.652Z","elapsed":"1시간 전"}"#
+        + "\n")
+    let dated = try reviews.run(
+      ["export", "--relative-time", "--now", "2022-08-01T00:00:00Z", "--locale", "en_US"],
+      input: input)
+    #expect(dated.text.contains(#""elapsed":"07/21/2022""#))
+  }
+
+  @Test("the import output exports back to the envelope")
+  func roundTrip() throws {
+    let result = try reviews.shell(
+      "\"$EXE\" import '\(repositoryFile("samples/reviews-keys.expected.jsonl").path)' 2>/dev/null | \"$EXE\" export --to api | \"$EXE\" import 2>/dev/null"
+    )
+    let expected = try String(
+      contentsOf: repositoryFile("samples/reviews-keys.expected.jsonl"), encoding: .utf8)
+    #expect(result.text == expected)
+  }
+
+  @Test(
+    "bad usage exits 64",
+    arguments: [
+      ["export", "--locale", "xx_YY", "--relative-time"],
+      ["export", "--time-zone", "Mars/Olympus"],
+      ["export", "--now", "2022-07-21T00:00:00Z"], ["export", "--relative-time", "--now", "soon"],
+      ["import", "--content", "html"], ["export", "--to", "csv"], ["frobnicate"], [],
+    ])
+  func badUsage(arguments: [String]) throws {
+    let result = try reviews.run(arguments)
+    if arguments.isEmpty {
+      #expect(result.status == 0 || result.status == 64)
+    } else {
+      #expect(result.status == 64)
+      #expect(result.stderr.contains("Error:"))
+    }
+  }
+
+  @Test("a missing input file: 66, the others still read")
+  func missingFile() throws {
+    let result = try reviews.run(
+      [
+        "import", "/nonexistent/reviews.json", repositoryFile("samples/diary.jsonl").path,
+        "--content-field", "body",
+      ])
+    #expect(result.status == 66)
+    #expect(result.text.split(separator: "\n").count == 3)
+    #expect(
+      result.stderr.contains("hangul-reviews: /nonexistent/reviews.json: No such file or directory")
+    )
+  }
+}
