@@ -27,6 +27,7 @@ let package = Package(
     .executableTarget(name: "hangul-reviews", dependencies: commandLine),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews"]),
+      name: "EndToEndTests",
+      dependencies: ["HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews"]),
   ]
 )

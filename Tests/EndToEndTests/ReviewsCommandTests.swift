@@ -29,7 +29,8 @@ struct ReviewsCommandTests {
     let rejected = try String(contentsOf: rejects, encoding: .utf8)
     #expect(rejected.hasPrefix(#"{"index":3,"line":71,"reason":"createdAt: \"어제\" is not a date"#))
     #expect(rejected.contains(#""record":{"_id":"62d95177b9e976599d770058""#))
-    #expect(!result.stderr.contains("\r"))  // no progress line when standard error is not a terminal
+    // No progress line when standard error is not a terminal.
+    #expect(!result.stderr.contains("\r"))
   }
 
   @Test("keystroke content and the diary shape")
