@@ -1,5 +1,7 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 import HangulCommandLine
 import HangulKit
 

@@ -1,5 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import ArgumentParser
-import Foundation
 import HangulCommandLine
 import HangulKit
 
@@ -83,7 +85,7 @@ extension HangulReviews {
           instant =
             (try? ReviewDate(now, timeZone: zone)) ?? ReviewDate(secondsSince1970: Double(now) ?? 0)
         } else {
-          instant = ReviewDate(secondsSince1970: Date().timeIntervalSince1970)
+          instant = ReviewDate(secondsSince1970: secondsSince1970())
         }
         relative = RelativeTime(now: instant, timeZone: zone, style: style)
       }

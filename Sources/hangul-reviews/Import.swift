@@ -1,5 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import ArgumentParser
-import Foundation
 import HangulCommandLine
 import HangulKit
 
@@ -57,15 +59,13 @@ extension HangulReviews {
       signal(SIGPIPE, SIG_IGN)
       let diagnostics = Diagnostics(program: "hangul-reviews")
       let errors = ErrorReport(diagnostics)
-      var rejectFile: FileHandle?
+      var rejectFile: StandardStream?
       if let rejects {
-        guard FileManager.default.createFile(atPath: rejects, contents: nil),
-          let handle = FileHandle(forWritingAtPath: rejects)
-        else {
+        guard let file = StandardStream.create(rejects) else {
           diagnostics.report("\(rejects): cannot create the rejects file")
           throw ExitCode(74)
         }
-        rejectFile = handle
+        rejectFile = file
       }
       let mode: ReviewImportFilter.Content =
         content == .keys ? .keys(compose.keys, compose.composerOptions) : .text
@@ -74,7 +74,7 @@ extension HangulReviews {
         timeZone: ReviewTime.zone(timeZone)
       ) { reject in
         errors.add(reject.message)
-        rejectFile?.write(Data((reject.jsonLine + "\n").utf8))
+        rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
       }
       let progress = ProgressLine(diagnostics)
       let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report) { filter in
@@ -83,7 +83,7 @@ extension HangulReviews {
       progress.clear()
       errors.finish()
       for problem in filter.structureProblems { diagnostics.report(problem.description) }
-      try rejectFile?.close()
+      rejectFile?.close()
       diagnostics.report(
         "read \(filter.recordsRead) records, imported \(filter.recordsImported), rejected \(filter.recordsRejected)"
       )
@@ -96,8 +96,8 @@ extension HangulReviews {
 /// The progress line of a long import, on a terminal only: records and MB per second.
 final class ProgressLine {
   private let diagnostics: Diagnostics
-  private let start = Date()
-  private var last = Date()
+  private let start = secondsSince1970()
+  private var last = secondsSince1970()
   private var shown = false
 
   init(_ diagnostics: Diagnostics) {
@@ -105,9 +105,9 @@ final class ProgressLine {
   }
 
   func update(records: Int, bytes: Int) {
-    guard diagnostics.isTerminal, Date().timeIntervalSince(last) >= 0.5 else { return }
-    last = Date()
-    let seconds = max(last.timeIntervalSince(start), 0.001)
+    guard diagnostics.isTerminal, secondsSince1970() - last >= 0.5 else { return }
+    last = secondsSince1970()
+    let seconds = max(last - start, 0.001)
     let rate = Double(bytes) / seconds / 1_000_000
     diagnostics.write("\r\(records) records, \((rate * 10).rounded() / 10) MB/s ")
     shown = true
@@ -123,7 +123,7 @@ enum ReviewTime {
   /// The time zone named by an option, else by TZ, else UTC.
   static func zone(_ name: String?) -> ReviewTimeZone {
     if let name, let zone = ReviewTimeZone(name) { return zone }
-    if let name = ProcessInfo.processInfo.environment["TZ"], let zone = ReviewTimeZone(name) {
+    if let name = environment("TZ"), let zone = ReviewTimeZone(name) {
       return zone
     }
     return .utc

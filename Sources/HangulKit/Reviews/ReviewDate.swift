@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Synchronization
 
 /// A review's creation time in one of the forms the keyboard apps wrote
 /// (SPEC §5), kept with how it was written.
@@ -225,7 +232,7 @@ public struct ReviewTimeZone: Sendable, Equatable {
       self.init(kind: .fixed(sign * (hours * 3600 + minutes * 60)), name: name)
       return
     }
-    guard TimeZone(identifier: name) != nil else { return nil }
+    guard SystemTimeZones.exists(name) else { return nil }
     self.init(kind: .named(name), name: name)
   }
 
@@ -234,8 +241,7 @@ public struct ReviewTimeZone: Sendable, Equatable {
     switch kind {
     case .fixed(let offset): return offset
     case .named(let identifier):
-      return TimeZone(identifier: identifier)?.secondsFromGMT(
-        for: Date(timeIntervalSince1970: seconds)) ?? 0
+      return SystemTimeZones.offset(of: identifier, at: seconds)
     }
   }
 
@@ -273,7 +279,7 @@ public struct NumericDateStyle: Sendable, Equatable {
   /// The style of a locale name (`ko_KR`, `ko-KR`, `ko_KR.UTF-8`, `POSIX`), if known.
   public init?(locale: String) {
     var name = locale.split(separator: ".").first.map(String.init) ?? locale
-    name = name.replacingOccurrences(of: "-", with: "_")
+    name = String(name.map { $0 == "-" ? "_" : $0 })
     if name == "POSIX" || name == "en_US_POSIX" { name = "C" }
     guard let style = Self.byLocale[name] else { return nil }
     self = style
@@ -327,6 +333,43 @@ public struct RelativeTime: Sendable {
     default:
       let civil = date.civilDate(in: timeZone)
       return style.format(year: civil.year, month: civil.month, day: civil.day)
+    }
+  }
+}
+
+/// Named time zones from the system's tz database (/usr/share/zoneinfo), read
+/// through the C library: TZ is set and localtime_r asked for the offset.
+/// TZ is process-wide, so a lock keeps the calls apart.
+enum SystemTimeZones {
+  private static let lock = Mutex<String?>(nil)
+  static let folder = "/usr/share/zoneinfo/"
+
+  /// Whether `name` is a zone of the database (not a path out of it).
+  static func exists(_ name: String) -> Bool {
+    guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+      return false
+    }
+    var info = stat()
+    guard stat(folder + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    // A zone file starts with the magic "TZif".
+    guard let file = fopen(folder + name, "r") else { return false }
+    defer { fclose(file) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
+  }
+
+  /// Seconds east of UTC in zone `name` at the instant `seconds` since 1970.
+  static func offset(of name: String, at seconds: Double) -> Int {
+    lock.withLock { current in
+      if current != name {
+        setenv("TZ", ":" + name, 1)
+        tzset()
+        current = name
+      }
+      var time = time_t(seconds.rounded(.down))
+      var parts = tm()
+      guard localtime_r(&time, &parts) != nil else { return 0 }
+      return Int(parts.tm_gmtoff)
     }
   }
 }
