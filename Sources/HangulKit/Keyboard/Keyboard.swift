@@ -7,7 +7,7 @@
 ///     let keyboard = Keyboard.twoSet
 ///     keyboard.jamo(forASCII: UInt8(ascii: "r"))   // ㄱ
 ///     keyboard.jamo(forASCII: UInt8(ascii: "R"))   // ㄲ
-public struct Keyboard: Sendable {
+public struct Keyboard: Sendable, Equatable {
   /// A rule that two jamo typed in a row make a third.
   public struct Combination: Sendable, Hashable {
     public var first: Jamo

@@ -1,0 +1,89 @@
+/// The UTF-8 that each syllable (and, for the key forms, each compatibility
+/// jamo) decomposes to, computed once so that decomposing is a table lookup.
+struct DecompositionTable: Sendable {
+  /// The longest output of one syllable: six keys of three bytes.
+  static let stride = 18
+
+  /// `bytes[index * stride ..< index * stride + lengths[index]]` for syllable
+  /// `index`; jamo follow the syllables.
+  let bytes: [UInt8]
+  let lengths: [UInt8]
+
+  /// The tables of the 2-set keyboard, built once on first use.
+  private static let twoSetKeys = DecompositionTable(building: .keys, keyboard: .twoSet)
+  private static let twoSetJamo = DecompositionTable(building: .jamo, keyboard: .twoSet)
+  private static let twoSetNFD = DecompositionTable(building: .nfd, keyboard: .twoSet)
+  private static let twoSetQwerty = DecompositionTable(building: .qwerty, keyboard: .twoSet)
+
+  /// The table for `form` on `keyboard`: shared for the 2-set keyboard, built otherwise.
+  init(form: DecompositionForm, keyboard: Keyboard) {
+    guard keyboard == .twoSet else {
+      self.init(building: form, keyboard: keyboard)
+      return
+    }
+    switch form {
+    case .keys: self = Self.twoSetKeys
+    case .jamo: self = Self.twoSetJamo
+    case .nfd: self = Self.twoSetNFD
+    case .qwerty: self = Self.twoSetQwerty
+    }
+  }
+
+  private init(building form: DecompositionForm, keyboard: Keyboard) {
+    var letters = [UInt8](repeating: 0, count: Jamo.count)
+    for code in (UInt8(ascii: "a")...UInt8(ascii: "z")) + Array("QWERTOP".utf8) {
+      if let jamo = keyboard.jamo(forASCII: code), letters[Int(jamo.offset)] == 0 {
+        letters[Int(jamo.offset)] = code
+      }
+    }
+    var bytes = [UInt8](repeating: 0, count: (HangulSyllable.count + Jamo.count) * Self.stride)
+    var lengths = [UInt8](repeating: 0, count: HangulSyllable.count + Jamo.count)
+    func store(_ index: Int, _ output: [UInt8]) {
+      for (position, byte) in output.enumerated() { bytes[index * Self.stride + position] = byte }
+      lengths[index] = UInt8(output.count)
+    }
+    func keys(_ parts: [Jamo]) -> [UInt8] {
+      var output: [UInt8] = []
+      for key in parts.flatMap(\.keys) {
+        if form == .qwerty {
+          output.append(letters[Int(key.offset)])
+        } else {
+          output.appendUTF8(key.scalar)
+        }
+      }
+      return output
+    }
+    for index in 0..<HangulSyllable.count {
+      let syllable = HangulSyllable(index: index)
+      var output: [UInt8] = []
+      switch form {
+      case .nfd: for scalar in syllable.conjoiningJamo { output.appendUTF8(scalar) }
+      case .jamo:
+        for part in [syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []) {
+          output.appendUTF8(part.scalar)
+        }
+      case .keys, .qwerty:
+        output = keys([syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []))
+      }
+      store(index, output)
+    }
+    for jamo in Jamo.all {
+      var output: [UInt8] = []
+      if form.isKeystrokes { output = keys([jamo]) } else { output.appendUTF8(jamo.scalar) }
+      store(HangulSyllable.count + Int(jamo.offset), output)
+    }
+    self.bytes = bytes
+    self.lengths = lengths
+  }
+
+  @inline(__always)
+  func append(syllable index: Int, to output: inout [UInt8]) {
+    let start = index * Self.stride
+    output.append(contentsOf: bytes[start..<(start + Int(lengths[index]))])
+  }
+
+  @inline(__always)
+  func append(jamo: Jamo, to output: inout [UInt8]) {
+    append(syllable: HangulSyllable.count + Int(jamo.offset), to: &output)
+  }
+}
