@@ -69,7 +69,9 @@ struct HangulCompose: ParsableCommand {
     switch format {
     case .text:
       status = try run(
-        ComposeFilter(keys: compose.keys, options: options, maximumLineLength: maxLine.value))
+        ComposeFilter(
+          keys: compose.keys, options: options, maximumLineLength: maxLine.value,
+          countsOutput: stats))
     case .events:
       let errors = ErrorReport(diagnostics)
       status = try run(

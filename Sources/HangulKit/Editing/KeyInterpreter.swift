@@ -9,7 +9,7 @@ struct KeyInterpreter: Sendable {
   let keys: KeyEncoding
   let keyboard: Keyboard
   /// Whether the last character was the literal prefix.
-  private var literalPending = false
+  private(set) var literalPending = false
 
   init(keys: KeyEncoding, keyboard: Keyboard) {
     self.keys = keys

@@ -24,6 +24,8 @@ public struct LineEditor: Sendable {
   /// What happened so far.
   public private(set) var counts = EditCounts()
 
+  /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
+  private let undoesKeystrokes: Bool
   /// For `--backspace keystroke`: the state before each jamo key since the
   /// last non-jamo key, and the line length then.
   private var history: [(state: CompositionState, lineLength: Int)] = []
@@ -38,12 +40,21 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
+    undoesKeystrokes = options.backspace == .keystroke
+    var mask: UInt64 = 0
+    for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
+      mask |= 1 << UInt64(offset)
+    }
+    compoundMask = mask
     self.maximumLineLength = max(maximumLineLength, 4)
   }
 
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
+  @inline(__always)
   public mutating func press(_ jamo: Jamo) {
-    if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
+    if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
+      pressKey(jamo)
+    } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
       pressKey(parts.0)
       pressKey(parts.1)
     } else {
@@ -51,20 +62,22 @@ public struct LineEditor: Sendable {
     }
   }
 
+  @inline(__always)
   private mutating func pressKey(_ key: Jamo) {
-    counts.keys += 1
-    if composer.options.backspace == .keystroke {
-      history.append((composer.state, line.count))
-    }
+    if undoesKeystrokes { history.append((composer.state, line.count)) }
     if let done = composer.press(key) { appendToLine(done) }
   }
+
+  /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
+  /// ``JamoTables`` once, so that typing a key reads no lazy global.
+  private let compoundMask: UInt64
 
   /// Backspace: undoes a composition step or the last keystroke (see
   /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last
   /// character of the line; at the start of a line it deletes nothing.
   public mutating func backspace() {
     counts.backspaces += 1
-    if composer.options.backspace == .keystroke, let previous = history.popLast() {
+    if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
       line.removeSubrange(previous.lineLength...)
       return
@@ -105,6 +118,26 @@ public struct LineEditor: Sendable {
     appendToLine(scalar)
   }
 
+  /// Inserts a run of ASCII text that holds no key, Backspace or newline.
+  public mutating func insert(asciiText bytes: UnsafeBufferPointer<UInt8>) {
+    commit()
+    if bytes.count <= 4 {
+      // Mostly a single space between words: cheaper than a block copy.
+      for byte in bytes { line.append(byte) }
+    } else {
+      line.append(contentsOf: bytes)
+    }
+    flushIfTooLong()
+  }
+
+  /// Inserts a precomposed syllable or other text that composes with nothing
+  /// before it (not a conjoining vowel or final).
+  @inline(__always)
+  public mutating func insert(starter scalar: Unicode.Scalar) {
+    commit()
+    appendToLine(scalar)
+  }
+
   /// Inserts bytes that are not a key (such as bytes that are not UTF-8),
   /// copied unchanged.
   public mutating func insert(bytes: some Sequence<UInt8>) {
@@ -139,20 +172,26 @@ public struct LineEditor: Sendable {
     lineWasFlushed = false
   }
 
+  @inline(__always)
   private mutating func commit() {
-    history.removeAll(keepingCapacity: true)
+    if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
     if let done = composer.commit() { appendToLine(done) }
   }
 
+  @inline(__always)
   private mutating func appendToLine(_ scalar: Unicode.Scalar) {
     line.appendUTF8(scalar)
-    flushIfTooLong()
+    if line.count > maximumLineLength { flushLine() }
+  }
+
+  @inline(__always)
+  private mutating func flushIfTooLong() {
+    if line.count > maximumLineLength { flushLine() }
   }
 
   /// Moves an over-long line to ``output``, keeping back a last conjoining
   /// initial or LV syllable so that a following vowel or final still composes.
-  private mutating func flushIfTooLong() {
-    guard line.count > maximumLineLength else { return }
+  private mutating func flushLine() {
     var keep = 0
     if let last = line.lastThreeByteScalar() {
       let isInitial = (0x1100...0x1112).contains(last)
@@ -169,8 +208,6 @@ public struct LineEditor: Sendable {
 
 /// Counts kept by ``LineEditor`` for `--stats`.
 public struct EditCounts: Sendable, Hashable {
-  /// Jamo keys typed (a compound jamo counts as its keys).
-  public var keys = 0
   /// Backspaces typed.
   public var backspaces = 0
   /// Backspaces that found nothing to delete.

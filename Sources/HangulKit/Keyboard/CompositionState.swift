@@ -21,7 +21,7 @@ public struct CompositionState: Hashable, Sendable {
   public init() {}
 
   /// Whether nothing is being composed.
-  public var isEmpty: Bool { stepCount == 0 }
+  @inline(__always) public var isEmpty: Bool { stepCount == 0 }
 
   /// The initial consonant, if any.
   public var initial: Jamo? { Self.jamo(initialCode) }

@@ -28,12 +28,16 @@ public struct SyllableComposer: Sendable {
   }
 
   /// What the syllable being composed shows now, or `nil` when nothing is being composed.
-  public var composing: Unicode.Scalar? { state.text }
+  public var composing: Unicode.Scalar? {
+    table.text(initial: state.initialCode, vowel: state.vowelCode, final: state.finalCode)
+  }
 
   /// Ends the syllable being composed and returns its text.
+  @inline(__always)
   public mutating func commit() -> Unicode.Scalar? {
+    guard !state.isEmpty else { return nil }
     defer { state = CompositionState() }
-    return state.text
+    return composing
   }
 
   /// Restores a state saved from ``state`` (used to undo whole keystrokes).
@@ -77,7 +81,7 @@ public struct SyllableComposer: Sendable {
     }
     if state.vowel != nil {
       // A consonant after a vowel becomes the final if it can be one.
-      if state.initial != nil, table.canBeFinal[Int(key.offset)] {
+      if state.initial != nil, table.canBeFinal(key) {
         state.push(key, as: .final)
         return nil
       }
@@ -88,7 +92,7 @@ public struct SyllableComposer: Sendable {
         state.push(combined, as: .initial)
         return nil
       }
-      if options.bareClusters, table.canBeFinal[Int(initial.offset)],
+      if options.bareClusters, table.canBeFinal(initial),
         let cluster = table.combine(initial, key, as: .final)
       {
         // Two consonants with no vowel make a bare cluster: both become final

@@ -24,6 +24,11 @@ public struct UTF8Stream: Sendable {
 
   public init() {}
 
+  /// Whether a sequence cut off at the end of the last chunk is waiting.
+  public var isCarrying: Bool { !carry.isEmpty }
+  /// How many bytes are waiting.
+  public var carriedCount: Int { carry.count }
+
   /// The result of decoding at one position.
   @usableFromInline enum Step {
     case scalar(UInt32, Int)
