@@ -45,19 +45,7 @@ public struct StandardStream: Sendable {
   /// Writes all of `bytes`; returns `false` on an error.
   @discardableResult
   public func write(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(
-          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    (try? bytes.withUnsafeBytes { try writeAll($0, to: descriptor) }) != nil
   }
 
   /// Opens (creating or truncating) a file for writing.

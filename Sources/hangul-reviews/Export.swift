@@ -51,11 +51,7 @@ extension HangulReviews {
     var files: [String] = []
 
     func validate() throws {
-      if let timeZone, ReviewTimeZone(timeZone) == nil {
-        throw ValidationError(
-          "Unknown time zone '\(timeZone)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
-        )
-      }
+      try ReviewTime.validate(timeZone)
       if NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
         throw ValidationError("Unknown locale '\(locale)'; use one of \(known).")

@@ -48,11 +48,7 @@ extension HangulReviews {
     var files: [String] = []
 
     func validate() throws {
-      if let timeZone, ReviewTimeZone(timeZone) == nil {
-        throw ValidationError(
-          "Unknown time zone '\(timeZone)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
-        )
-      }
+      try ReviewTime.validate(timeZone)
     }
 
     func run() throws {
@@ -120,6 +116,15 @@ final class ProgressLine {
 
 /// Time settings shared by the subcommands.
 enum ReviewTime {
+  /// Checks a --time-zone value.
+  static func validate(_ name: String?) throws {
+    if let name, ReviewTimeZone(name) == nil {
+      throw ValidationError(
+        "Unknown time zone '\(name)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
+      )
+    }
+  }
+
   /// The time zone named by an option, else by TZ, else UTC.
   static func zone(_ name: String?) -> ReviewTimeZone {
     if let name, let zone = ReviewTimeZone(name) { return zone }

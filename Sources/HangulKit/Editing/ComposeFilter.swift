@@ -31,6 +31,8 @@ public struct ComposeFilter: ByteFilter {
   private var recorder = StatisticsRecorder()
   /// What each ASCII byte does (``AsciiAction``).
   private let asciiActions: [UInt8]
+  /// Where a run of text is composed before it goes into the line at once.
+  private var scratch: [UInt8] = []
 
   /// The fast path's view of an ASCII byte.
   private enum AsciiAction {
@@ -73,12 +75,14 @@ public struct ComposeFilter: ByteFilter {
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     var position = 0
     if decoder.isCarrying {
-      // A sequence cut off at the end of the last chunk: finish it slowly.
-      let head = min(4, chunk.count)
+      // A sequence cut off at the end of the last chunk: finish it slowly,
+      // with just the bytes it needs.
+      let head = min(decoder.bytesNeeded, chunk.count)
       decode(UnsafeBufferPointer(rebasing: chunk[..<head]), isLast: false)
       position = head
       if decoder.isCarrying {
-        // Cut off again (a chunk of a few bytes): the rest goes the slow way too.
+        // Still cut off (a tiny chunk, or bytes that are not UTF-8): the rest
+        // of this chunk goes the slow way too.
         decode(UnsafeBufferPointer(rebasing: chunk[head...]), isLast: false)
         return drain(into: &output)
       }
@@ -102,9 +106,14 @@ public struct ComposeFilter: ByteFilter {
           while end < count, chunk[end] < 0x80, asciiActions[Int(chunk[end])] == AsciiAction.text {
             end += 1
           }
-          editor.insert(asciiText: UnsafeBufferPointer(rebasing: chunk[position..<end]))
-          recorder.current.keystrokes += end - position
-          position = end
+          if end < count, chunk[end] >= 0x80 {
+            // Text goes on past ASCII: compose it as one run.
+            insertTextRun(chunk, &position)
+          } else {
+            editor.insert(text: UnsafeBufferPointer(rebasing: chunk[position..<end]))
+            recorder.current.keystrokes += end - position
+            position = end
+          }
         } else {
           recorder.current.keystrokes += interpreter.apply(
             .scalar(Unicode.Scalar(lead)), to: &editor)
@@ -126,24 +135,16 @@ public struct ComposeFilter: ByteFilter {
           position += 3
           continue
         }
-        if lead >= 0xEA, lead <= 0xED,
-          value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count)
-        {
-          // A precomposed syllable: text that composes with nothing before it.
-          editor.insert(starter: Unicode.Scalar(value) ?? "\u{FFFD}")
-          recorder.current.keystrokes += 1
-          position += 3
+        if Self.isText(value, lead: lead, chunk, at: position) {
+          // Text (syllables, NFD, other characters): composed as a run.
+          insertTextRun(chunk, &position)
           continue
         }
-        if lead == 0xE1, value &- 0x1100 < 19,
-          let syllable = Self.conjoinedSyllable(value, chunk, after: position + 3)
-        {
-          // NFD: an initial with its vowel (and final) at once.
-          editor.insert(starter: Unicode.Scalar(syllable.value) ?? "\u{FFFD}")
-          recorder.current.keystrokes += syllable.length / 3
-          position += syllable.length
-          continue
-        }
+      } else if lead >= 0xC2, lead < 0xE0 || lead >= 0xF0,
+        Self.isText(0, lead: lead, chunk, at: position)
+      {
+        insertTextRun(chunk, &position)
+        continue
       }
       slowStep(chunk, &position)
     }
@@ -165,6 +166,123 @@ public struct ComposeFilter: ByteFilter {
       decode(UnsafeBufferPointer(rebasing: chunk[position...]), isLast: false)
       position = chunk.count
     }
+  }
+
+  /// Whether the scalar at `position` (`value`, for a three-byte sequence)
+  /// starts text that a text run can take: not a key, not a control character,
+  /// not a conjoining vowel or final (those compose with what is before
+  /// them). Two- and four-byte sequences are text when well formed.
+  @inline(__always)
+  private static func isText(
+    _ value: UInt32, lead: UInt8, _ chunk: UnsafeBufferPointer<UInt8>, at position: Int
+  ) -> Bool {
+    if lead < 0xE0 || lead >= 0xF0 {
+      if case .scalar = UTF8Stream.step(chunk, at: position) { return true }
+      return false
+    }
+    switch value {
+    case 0x1160...0x11FF, 0xD7B0...0xD7FF: return false  // vowels and finals
+    case 0x3131...0x3163: return false  // compatibility jamo: keys
+    case KeyLogControl.separator.value, KeyLogControl.literalPrefix.value: return false
+    case 0xD800...0xDFFF, ..<0x800: return false  // not well formed
+    default: return true
+    }
+  }
+
+  /// Composes a run of text from `position` into the scratch buffer (NFD
+  /// initial + vowel (+ final) sequences become syllables; everything else is
+  /// copied) and inserts it into the line at once. The run ends at a key, a
+  /// Backspace, a newline, a control character, a conjoining vowel or final
+  /// that does not follow an initial, or an ill-formed or cut-off sequence.
+  private mutating func insertTextRun(_ chunk: UnsafeBufferPointer<UInt8>, _ position: inout Int) {
+    if scratch.count < chunk.count { scratch = [UInt8](repeating: 0, count: chunk.count) }
+    var buffer: [UInt8] = []
+    swap(&buffer, &scratch)
+    defer { swap(&buffer, &scratch) }
+    var written = 0
+    var characters = 0
+    let start = position
+    let actions = asciiActions
+    buffer.withUnsafeMutableBufferPointer { pointer in
+      guard let out = pointer.baseAddress else { return }
+      let count = chunk.count
+      while position < count {
+        let lead = chunk[position]
+        if lead < 0x80 {
+          guard actions[Int(lead)] == AsciiAction.text else { return }
+          out[written] = lead
+          written += 1
+          position += 1
+          characters += 1
+          continue
+        }
+        if lead >= 0xEA, lead <= 0xED, position + 2 < count {
+          // A precomposed syllable, copied as it is.
+          let second = chunk[position + 1]
+          let third = chunk[position + 2]
+          let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+          if second & 0xC0 == 0x80, third & 0xC0 == 0x80,
+            value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count)
+          {
+            out[written] = lead
+            out[written + 1] = second
+            out[written + 2] = third
+            written += 3
+            position += 3
+            characters += 1
+            continue
+          }
+        }
+        if lead == 0xE1, position + 5 < count, chunk[position + 1] == 0x84,
+          chunk[position + 2] & 0xC0 == 0x80, chunk[position + 2] < 0x93
+        {
+          // NFD: an initial (U+1100–U+1112) and, if one follows, its vowel and final.
+          let initial = 0x1100 | UInt32(chunk[position + 2] & 0x3F)
+          if let syllable = Self.conjoinedSyllable(initial, chunk, after: position + 3) {
+            Self.writeThreeBytes(syllable.value, to: out, at: &written)
+            position += syllable.length
+            characters += syllable.length / 3
+            continue
+          }
+        }
+        guard case .scalar(let value, let length) = UTF8Stream.step(chunk, at: position) else {
+          return
+        }
+        if length == 3, value &- 0x1100 < 19,
+          let syllable = Self.conjoinedSyllable(value, chunk, after: position + 3)
+        {
+          Self.writeThreeBytes(syllable.value, to: out, at: &written)
+          position += syllable.length
+          characters += syllable.length / 3
+          continue
+        }
+        guard length != 3 || Self.isText(value, lead: lead, chunk, at: position) else { return }
+        for offset in 0..<length { out[written + offset] = chunk[position + offset] }
+        written += length
+        position += length
+        characters += 1
+      }
+    }
+    if position == start {
+      // Nothing a run can take here (an initial cut off from its vowel): the slow way.
+      slowStep(chunk, &position)
+      return
+    }
+    buffer.withUnsafeBufferPointer {
+      editor.insert(text: UnsafeBufferPointer(rebasing: $0[..<written]))
+    }
+    recorder.current.keystrokes += characters
+  }
+
+  /// Writes a scalar of U+0800–U+FFFF as its three UTF-8 bytes.
+  @inline(__always)
+  private static func writeThreeBytes(
+    _ value: UInt32, to out: UnsafeMutablePointer<UInt8>, at written: inout Int
+  ) {
+    out[written] = UInt8(0xE0 | value >> 12)
+    out[written + 1] = UInt8(0x80 | value >> 6 & 0x3F)
+    out[written + 2] = UInt8(0x80 | value & 0x3F)
+    written += 3
   }
 
   /// The syllable that an initial (`initial`, already read) and the conjoining

@@ -118,8 +118,9 @@ public struct LineEditor: Sendable {
     appendToLine(scalar)
   }
 
-  /// Inserts a run of ASCII text that holds no key, Backspace or newline.
-  public mutating func insert(asciiText bytes: UnsafeBufferPointer<UInt8>) {
+  /// Inserts a run of well-formed text that holds no key, Backspace, newline
+  /// or control character, and does not start with a conjoining vowel or final.
+  public mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
     commit()
     if bytes.count <= 4 {
       // Mostly a single space between words: cheaper than a block copy.
@@ -128,14 +129,6 @@ public struct LineEditor: Sendable {
       line.append(contentsOf: bytes)
     }
     flushIfTooLong()
-  }
-
-  /// Inserts a precomposed syllable or other text that composes with nothing
-  /// before it (not a conjoining vowel or final).
-  @inline(__always)
-  public mutating func insert(starter scalar: Unicode.Scalar) {
-    commit()
-    appendToLine(scalar)
   }
 
   /// Inserts bytes that are not a key (such as bytes that are not UTF-8),

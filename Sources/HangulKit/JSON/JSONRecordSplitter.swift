@@ -148,13 +148,7 @@ public struct JSONRecordSplitter: Sendable {
       }
       if inString {
         record.append(byte)
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
+        followString(byte)
         continue
       }
       let base = 1 + (shape == .envelope ? 1 : 0)  // the depth between records
@@ -200,16 +194,22 @@ public struct JSONRecordSplitter: Sendable {
     }
   }
 
+  /// Follows one byte inside a string: an escape, or the closing quote.
+  @inline(__always)
+  private mutating func followString(_ byte: UInt8) {
+    if escaped {
+      escaped = false
+    } else if byte == UInt8(ascii: "\\") {
+      escaped = true
+    } else if byte == UInt8(ascii: "\"") {
+      inString = false
+    }
+  }
+
   /// After the array: the rest of an envelope (other members, then `}`), then only whitespace.
   private mutating func scanTrailer(_ byte: UInt8) {
     if inString {
-      if escaped {
-        escaped = false
-      } else if byte == UInt8(ascii: "\\") {
-        escaped = true
-      } else if byte == UInt8(ascii: "\"") {
-        inString = false
-      }
+      followString(byte)
       return
     }
     switch byte {

@@ -54,7 +54,9 @@ public struct ICUNormalizer: @unchecked Sendable {
   /// Normalizes UTF-16 code units.
   public func normalize(utf16 source: [UInt16]) -> [UInt16] {
     guard !source.isEmpty else { return [] }
-    var capacity = source.count * 3 + 16
+    // NFC rarely grows text, NFD at most triples it: start small and ask
+    // ICU for the exact size when it does not fit.
+    var capacity = source.count + source.count / 8 + 16
     while true {
       var error: Int32 = 0
       var destination = [UInt16](repeating: 0, count: capacity)

@@ -21,17 +21,16 @@ public struct ReviewExportFilter: ByteFilter {
   public let shape: Shape
   public private(set) var recordsExported = 0
   public private(set) var recordsSkipped = 0
-  public private(set) var structureProblems: [PositionedError] = []
 
   private let decompose: DecompositionForm?
   private let relativeTime: RelativeTime?
   private let contentField: String
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
-  private var splitter = JSONRecordSplitter()
-  private var fileName = "(standard input)"
-  private var started = false
-  private var pending: [UInt8] = []
+  private var reader = ReviewRecordReader()
+
+  /// Problems with an envelope or array itself, such as input that ends inside it.
+  public var structureProblems: [PositionedError] { reader.structureProblems }
 
   public init(
     to shape: Shape = .jsonl, decompose: DecompositionForm? = nil,
@@ -48,45 +47,30 @@ public struct ReviewExportFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    if started {
-      var buffer = pending
-      endInput(into: &buffer)
-      pending = buffer
-    }
-    started = true
-    fileName = name
+    var reader = self.reader
+    reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    started = true
-    output.append(contentsOf: pending)
-    pending.removeAll()
-    var splitter = self.splitter
-    splitter.feed(chunk, isLast: false) { handle($0, into: &output) }
-    self.splitter = splitter
+    var reader = self.reader
+    reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    output.append(contentsOf: pending)
-    pending.removeAll()
-    if started { endInput(into: &output) }
+    var reader = self.reader
+    reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
     if shape == .api {
       output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
       output.append(contentsOf: Array("]}\n".utf8))
     }
   }
 
-  private mutating func endInput(into output: inout [UInt8]) {
-    var splitter = self.splitter
-    splitter.feed([], isLast: true) { handle($0, into: &output) }
-    for problem in splitter.structureProblems {
-      structureProblems.append(
-        PositionedError(file: fileName, line: problem.line, message: problem.message))
-    }
-    self.splitter = JSONRecordSplitter()
-  }
-
-  private mutating func handle(_ raw: JSONRecordSplitter.Record, into output: inout [UInt8]) {
+  private mutating func handle(
+    _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
+  ) {
     let record: ReviewRecord
     do {
       record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)

@@ -26,18 +26,16 @@ public struct ReviewImportFilter: ByteFilter {
   public private(set) var recordsImported = 0
   public private(set) var recordsRejected = 0
   public private(set) var bytesRead = 0
-  /// Problems with an envelope or array itself, such as input that ends inside it.
-  public private(set) var structureProblems: [PositionedError] = []
 
   private let content: Content
   private let contentField: String
   private let timeZone: ReviewTimeZone
   private let nfc: ICUNormalizer
   private let reject: (ReviewReject) -> Void
-  private var splitter = JSONRecordSplitter()
-  private var fileName = "(standard input)"
-  private var started = false
-  private var pending: [UInt8] = []
+  private var reader = ReviewRecordReader()
+
+  /// Problems with an envelope or array itself, such as input that ends inside it.
+  public var structureProblems: [PositionedError] { reader.structureProblems }
 
   public init(
     content: Content = .text, contentField: String = "content", timeZone: ReviewTimeZone = .utc,
@@ -51,44 +49,27 @@ public struct ReviewImportFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    // Each input is a document of its own: end the previous one.
-    if started {
-      var buffer = pending
-      endInput(into: &buffer)
-      pending = buffer
-    }
-    started = true
-    fileName = name
-    splitter = JSONRecordSplitter()
+    var reader = self.reader
+    reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    started = true
-    output.append(contentsOf: pending)
-    pending.removeAll()
     bytesRead += chunk.count
-    var splitter = self.splitter
-    splitter.feed(chunk, isLast: false) { handle($0, into: &output) }
-    self.splitter = splitter
+    var reader = self.reader
+    reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    output.append(contentsOf: pending)
-    pending.removeAll()
-    if started { endInput(into: &output) }
+    var reader = self.reader
+    reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
+    self.reader = reader
   }
 
-  private mutating func endInput(into output: inout [UInt8]) {
-    var splitter = self.splitter
-    splitter.feed([], isLast: true) { handle($0, into: &output) }
-    for problem in splitter.structureProblems {
-      structureProblems.append(
-        PositionedError(file: fileName, line: problem.line, message: problem.message))
-    }
-    self.splitter = JSONRecordSplitter()
-  }
-
-  private mutating func handle(_ raw: JSONRecordSplitter.Record, into output: inout [UInt8]) {
+  private mutating func handle(
+    _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
+  ) {
     recordsRead += 1
     let record: ReviewRecord
     do {

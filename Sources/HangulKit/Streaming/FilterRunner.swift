@@ -111,19 +111,7 @@ public struct FilterRunner: Sendable {
   /// Writes and empties `output`.
   private func write(_ output: inout [UInt8]) throws {
     guard !output.isEmpty else { return }
-    try output.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(
-          outputDescriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE { throw StreamError.brokenPipe }
-          throw StreamError.cannotWrite(reason: StreamError.reason(errno))
-        }
-        offset += written
-      }
-    }
+    try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
     output.removeAll(keepingCapacity: true)
   }
 }

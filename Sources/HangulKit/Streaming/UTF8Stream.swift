@@ -26,8 +26,12 @@ public struct UTF8Stream: Sendable {
 
   /// Whether a sequence cut off at the end of the last chunk is waiting.
   public var isCarrying: Bool { !carry.isEmpty }
-  /// How many bytes are waiting.
-  public var carriedCount: Int { carry.count }
+  /// How many more bytes the sequence that is waiting needs (0 when none waits).
+  public var bytesNeeded: Int {
+    guard let lead = carry.first else { return 0 }
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    return max(length - carry.count, 1)
+  }
 
   /// The result of decoding at one position.
   @usableFromInline enum Step {

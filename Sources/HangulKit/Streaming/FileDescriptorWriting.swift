@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes all of `bytes` to a file descriptor with write(2), going on after
+/// short writes and signals.
+///
+/// Throws ``StreamError/brokenPipe`` when the reader has gone away and
+/// ``StreamError/cannotWrite(reason:)`` for any other failure.
+public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(StreamError) {
+  var offset = 0
+  while offset < bytes.count {
+    let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+    if written < 0 {
+      if errno == EINTR { continue }
+      if errno == EPIPE { throw StreamError.brokenPipe }
+      throw StreamError.cannotWrite(reason: StreamError.reason(errno))
+    }
+    offset += written
+  }
+}

@@ -1,0 +1,131 @@
+#if !FUZZING
+  import HangulKit
+#endif
+
+/// The properties the fuzz targets check, shared with the test suite, which
+/// replays the kept corpus (fuzz/corpus) through them. Each returns a
+/// description of what went wrong, or `nil`.
+enum FuzzChecks {
+  /// The automaton and the text-log filter: the first byte picks the options,
+  /// the rest is the log. No trap; output valid UTF-8 when the log was; never
+  /// longer than three bytes for each byte in.
+  static func compose(_ data: [UInt8]) -> String? {
+    guard let flags = data.first else { return nil }
+    let input = Array(data.dropFirst())
+    let options = ComposerOptions(
+      doubleStroke: flags & 1 != 0, bareClusters: flags & 2 == 0, extendedVowels: flags & 4 != 0,
+      backspace: flags & 8 != 0 ? .keystroke : .jamo)
+    var filter = ComposeFilter(
+      keys: flags & 16 != 0 ? .qwerty : .jamo, options: options,
+      maximumLineLength: flags & 32 != 0 ? 8 : LineEditor.defaultMaximumLineLength)
+    let output = feed(&filter, input, pieces: 2)
+    // Each byte types at most one key, and a key commits at most one
+    // three-byte scalar; bytes that are not keys are copied.
+    if output.count > 3 * input.count + 3 {
+      return "output of \(output.count) bytes for \(input.count)"
+    }
+    if isValidUTF8(input), !isValidUTF8(output) { return "invalid UTF-8 out of valid UTF-8" }
+    return nil
+  }
+
+  /// Decompose then compose gives the input back, for both key forms.
+  static func roundTrip(_ input: [UInt8]) -> String? {
+    for (form, keys) in [(DecompositionForm.keys, KeyEncoding.jamo), (.qwerty, .qwerty)] {
+      var decompose = DecomposeFilter(form: form)
+      let keyLog = feed(&decompose, input, pieces: 3)
+      var compose = ComposeFilter(keys: keys)
+      if feed(&compose, keyLog, pieces: 2) != input {
+        return "round trip through \(form) changed the input"
+      }
+    }
+    return nil
+  }
+
+  /// The event-log reader: no trap; at most one error a line.
+  static func events(_ input: [UInt8]) -> String? {
+    let counter = Counter()
+    var filter = EventLogFilter(keys: input.count % 2 == 0 ? .jamo : .qwerty) { _ in
+      counter.value += 1
+    }
+    _ = feed(&filter, input, pieces: 2)
+    let lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).count
+    if counter.value > lines { return "\(counter.value) errors for \(lines) lines" }
+    if filter.errorCount != counter.value { return "error count differs" }
+    return nil
+  }
+
+  /// The JSON reader and record writer: for valid JSON the compact rewrite
+  /// parses to the same value, is stable, and is the input without the
+  /// whitespace between tokens; the splitter finds it whole in an array.
+  static func json(_ input: [UInt8]) -> String? {
+    guard let value = try? JSONParser.parse(input, maximumDepth: 64) else { return nil }
+    let written = JSONRecordWriter.rewrite(input)
+    if (try? JSONParser.parse(written, maximumDepth: 64)) != value {
+      return "rewrite changed the value"
+    }
+    if JSONRecordWriter.rewrite(written) != written { return "rewrite is not stable" }
+    if written != withoutWhitespace(input) { return "rewrite changed more than whitespace" }
+    var splitter = JSONRecordSplitter()
+    var records: [[UInt8]] = []
+    let array = Array("[".utf8) + input + Array(",".utf8) + input + Array("]".utf8)
+    let cut = array.count / 2
+    splitter.feed(Array(array[..<cut]), isLast: false) { records.append($0.bytes) }
+    splitter.feed(Array(array[cut...]), isLast: true) { records.append($0.bytes) }
+    if records.count != 2 { return "splitter found \(records.count) records" }
+    for record in records where (try? JSONParser.parse(record, maximumDepth: 64)) != value {
+      return "split record differs"
+    }
+    return nil
+  }
+
+  final class Counter: @unchecked Sendable {
+    var value = 0
+  }
+
+  /// Runs `input` through `filter` in `pieces` blocks.
+  static func feed<Filter: ByteFilter>(_ filter: inout Filter, _ input: [UInt8], pieces: Int)
+    -> [UInt8]
+  {
+    var output: [UInt8] = []
+    var start = 0
+    for piece in 1...pieces {
+      let end = input.count * piece / pieces
+      try? filter.process(Array(input[start..<end]), into: &output)
+      start = end
+    }
+    try? filter.finish(into: &output)
+    return output
+  }
+
+  static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+    var valid = true
+    var stream = UTF8Stream()
+    stream.decode(bytes, isLast: true) { if case .invalidByte = $0 { valid = false } }
+    return valid
+  }
+
+  /// `bytes` without the whitespace outside strings.
+  static func withoutWhitespace(_ bytes: [UInt8]) -> [UInt8] {
+    var result: [UInt8] = []
+    var inString = false
+    var escaped = false
+    for byte in bytes {
+      if inString {
+        result.append(byte)
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+        result.append(byte)
+      } else if ![0x20, 0x0A, 0x0D, 0x09].contains(byte) {
+        result.append(byte)
+      }
+    }
+    return result
+  }
+}
