@@ -328,7 +328,13 @@ public struct ComposeFilter: ByteFilter {
 
   private mutating func drain(into output: inout [UInt8]) {
     if countsOutput { recorder.count(output: editor.output) }
-    output.append(contentsOf: editor.output)
+    if output.isEmpty {
+      // The usual case (the runner empties its buffer after each write):
+      // hand over the editor's buffer instead of copying it.
+      swap(&output, &editor.output)
+    } else {
+      output.append(contentsOf: editor.output)
+    }
     editor.output.removeAll(keepingCapacity: true)
   }
 }

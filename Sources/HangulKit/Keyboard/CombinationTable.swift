@@ -1,6 +1,6 @@
 /// The combination rules of a keyboard under given options, flattened into
 /// lookup tables so that the automaton does one array read per decision.
-struct CombinationTable: Sendable {
+final class CombinationTable: Sendable {
   enum Role: UInt8 {
     case initial = 0
     case vowel = 1

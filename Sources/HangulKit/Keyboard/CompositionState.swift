@@ -68,6 +68,16 @@ public struct CompositionState: Hashable, Sendable {
     return (role, Jamo(offset: UInt8(truncatingIfNeeded: steps) & 0x3F &- 1))
   }
 
+  /// The jamo of the step before the newest, when both are final steps (the
+  /// final took two keys: ㄹ then ㄺ).
+  var finalBeforeLastFinal: Jamo? {
+    let finalRole = UInt64(Role.final.rawValue)
+    guard stepCount >= 2, steps >> 6 & 3 == finalRole, steps >> 14 & 3 == finalRole else {
+      return nil
+    }
+    return Jamo(offset: UInt8(truncatingIfNeeded: steps >> 8) & 0x3F &- 1)
+  }
+
   /// Removes the newest step and restores its position to the jamo it held
   /// before; returns `false` when there was no step.
   @discardableResult

@@ -112,7 +112,7 @@ public struct SyllableComposer: Sendable {
     if let final = state.final {
       // The vowel takes the last consonant typed as the initial of a new syllable.
       let nextInitial: Jamo
-      if let previous = state.undoingLastFinal(),
+      if let previous = state.finalBeforeLastFinal,
         let second = table.secondPart(
           ofFinal: final, after: previous)
       {
@@ -136,16 +136,5 @@ public struct SyllableComposer: Sendable {
     }
     state.push(key, as: .vowel)
     return nil
-  }
-}
-
-extension CompositionState {
-  /// The final before the last final step, when the final took two steps (ㄹ then ㄺ).
-  fileprivate func undoingLastFinal() -> Jamo? {
-    var copy = self
-    guard let last = copy.lastStep, last.role == .final else { return nil }
-    copy.undoStep()
-    guard let previous = copy.lastStep, previous.role == .final else { return nil }
-    return previous.jamo
   }
 }
