@@ -171,3 +171,19 @@ struct AutomatonTests {
     #expect(!undidNothing)
   }
 }
+
+@Suite("Composing lazily")
+struct ComposedScalarsTests {
+  @Test("the lazy adaptor composes as the filter does, a line at a time")
+  func adaptor() {
+    let text = "ㄷㅏㄹㄱㅏ\nㅎㅘ ㄱㅏㄱ\u{8}".unicodeScalars.composed()
+    #expect(String(String.UnicodeScalarView(text)) == "달가\n화 가")
+    var iterator = "dkssud".unicodeScalars.composed(keys: .qwerty).makeIterator()
+    #expect(iterator.next() == "안")
+    let doubled = "ㄱㄱ".unicodeScalars.composed(options: ComposerOptions(doubleStroke: true))
+    #expect(Array(doubled) == ["ㄲ"])
+    // Lines come out as their newlines arrive, from an endless log.
+    let endless = repeatElement(Unicode.Scalar("\n"), count: Int.max).composed()
+    #expect(Array(endless.prefix(3)) == ["\n", "\n", "\n"])
+  }
+}

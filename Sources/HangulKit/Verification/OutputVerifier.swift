@@ -58,33 +58,24 @@ public struct OutputVerifier: Sendable {
 
   /// Checks one Hangul span; `column` is where it starts.
   public func check(_ span: [Unicode.Scalar], column: Int = 1) -> Disagreement? {
-    switch expectation {
-    case .composed:
-      let icuNFC = nfc.normalized(span)
-      if icuNFC != span {
-        return Disagreement(
-          column: column, problem: "not NFC", ours: span, icu: icuNFC, reference: "ICU NFC")
-      }
-      let ours = ownDecomposition(span)
-      let icuNFD = nfd.normalized(span)
-      if ours != icuNFD {
-        return Disagreement(
-          column: column, problem: "our NFD differs from ICU's", ours: ours, icu: icuNFD,
-          reference: "ICU NFD")
-      }
-    case .decomposed:
-      let icuNFD = nfd.normalized(span)
-      if icuNFD != span {
-        return Disagreement(
-          column: column, problem: "not NFD", ours: span, icu: icuNFD, reference: "ICU NFD")
-      }
-      let ours = ownComposition(span)
-      let icuNFC = nfc.normalized(span)
-      if ours != icuNFC {
-        return Disagreement(
-          column: column, problem: "our NFC differs from ICU's", ours: ours, icu: icuNFC,
-          reference: "ICU NFC")
-      }
+    // Composed output must be stable under NFC and decompose as ICU does;
+    // decomposed output the other way round.
+    let (stable, stableName, other, otherName, own, ownName) =
+      expectation == .composed
+      ? (nfc, "NFC", nfd, "NFD", ownDecomposition, "NFD")
+      : (nfd, "NFD", nfc, "NFC", ownComposition, "NFC")
+    let normalized = stable.normalized(span)
+    if normalized != span {
+      return Disagreement(
+        column: column, problem: "not \(stableName)", ours: span, icu: normalized,
+        reference: "ICU \(stableName)")
+    }
+    let ours = own(span)
+    let icu = other.normalized(span)
+    if ours != icu {
+      return Disagreement(
+        column: column, problem: "our \(ownName) differs from ICU's", ours: ours, icu: icu,
+        reference: "ICU \(otherName)")
     }
     return nil
   }
