@@ -125,8 +125,18 @@ public struct DecomposeFilter: ByteFilter {
               index < HangulSyllable.count
             else { return position }
             let source = index * DecompositionTable.stride
-            for offset in 0..<Int(lengths[index]) { output[out + offset] = bytes[source + offset] }
-            out += Int(lengths[index])
+            // Copy the entry in 8-byte words: at most 24 bytes, into a buffer
+            // with slack, then advance by its length.
+            let length = Int(lengths[index])
+            if let table = UnsafeRawPointer(bytes.baseAddress) {
+              let target = UnsafeMutableRawPointer(output + out)
+              for word in stride(from: 0, to: length, by: 8) {
+                target.storeBytes(
+                  of: table.loadUnaligned(fromByteOffset: source + word, as: UInt64.self),
+                  toByteOffset: word, as: UInt64.self)
+              }
+            }
+            out += length
             position += 3
             lastUnit = value
           }

@@ -36,7 +36,9 @@ struct DecompositionTable: Sendable {
         letters[Int(jamo.offset)] = code
       }
     }
-    var bytes = [UInt8](repeating: 0, count: (HangulSyllable.count + Jamo.count) * Self.stride)
+    // Eight bytes of slack, so that an entry can be read in whole words.
+    var bytes = [UInt8](
+      repeating: 0, count: (HangulSyllable.count + Jamo.count) * Self.stride + 8)
     var lengths = [UInt8](repeating: 0, count: HangulSyllable.count + Jamo.count)
     func store(_ index: Int, _ output: [UInt8]) {
       for (position, byte) in output.enumerated() { bytes[index * Self.stride + position] = byte }
