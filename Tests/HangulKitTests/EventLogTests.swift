@@ -174,4 +174,23 @@ struct EventLogTests {
     .withUnsafeBufferPointer { filter.process($0, into: &output) }
     #expect(String(decoding: output, as: UTF8.self) == "가\n")
   }
+
+  @Test("Backspaces that cannot reach flushed text are counted in --stats (SPEC 3.3)")
+  func blockedByFlushInStatistics() {
+    var filter = ComposeFilter(maximumLineLength: 8)
+    _ = try? filter.filtered(Array((String(repeating: "각", count: 4) + "\u{8}\u{8}\u{8}").utf8))
+    let report = filter.statistics
+    // The 12 bytes of text overflow the 8-byte line and are flushed whole:
+    // none of the three Backspaces can reach them.
+    #expect(report.total.backspacesWithoutEffect == 3)
+    #expect(report.total.backspacesBlockedByFlush == 3)
+    #expect(report.json.contains(#""backspacesBlockedByFlush":3"#))
+    #expect(
+      report.text.hasSuffix(
+        "3 of the Backspaces with no effect could not reach text already flushed (--max-line)\n"))
+    var plain = ComposeFilter()
+    _ = try? plain.filtered(Array("ㄱ\u{8}\u{8}".utf8))
+    #expect(!plain.statistics.json.contains("backspacesBlockedByFlush"))
+    #expect(!plain.statistics.text.contains("flushed"))
+  }
 }

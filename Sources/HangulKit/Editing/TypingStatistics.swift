@@ -12,6 +12,9 @@ public struct TypingStatistics: Sendable, Equatable {
   public var backspaces = 0
   /// Backspaces that found nothing to undo or delete.
   public var backspacesWithoutEffect = 0
+  /// Of those, the ones that could not reach text already flushed from a
+  /// line longer than `--max-line`.
+  public var backspacesBlockedByFlush = 0
   public var characters = 0
   public var syllables = 0
   /// The `"t"` of the first and last event that had one, in milliseconds.
@@ -52,6 +55,7 @@ public struct TypingStatistics: Sendable, Equatable {
     keystrokes += other.keystrokes
     backspaces += other.backspaces
     backspacesWithoutEffect += other.backspacesWithoutEffect
+    backspacesBlockedByFlush += other.backspacesBlockedByFlush
     characters += other.characters
     syllables += other.syllables
     if let time = other.typingTime { summedTime = (summedTime ?? 0) + time }
@@ -90,12 +94,16 @@ public struct StatisticsReport: Sendable, Equatable {
       rows.append(row)
     }
     let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-    return rows.map { row in
-      row.enumerated().map { column, cell in
-        let padding = String(repeating: " ", count: widths[column] - cell.count)
-        return column == 0 ? cell + padding : padding + cell
-      }.joined(separator: "  ")
-    }.joined(separator: "\n") + "\n"
+    let table =
+      rows.map { row in
+        row.enumerated().map { column, cell in
+          let padding = String(repeating: " ", count: widths[column] - cell.count)
+          return column == 0 ? cell + padding : padding + cell
+        }.joined(separator: "  ")
+      }.joined(separator: "\n") + "\n"
+    guard total.backspacesBlockedByFlush > 0 else { return table }
+    return table
+      + "\(total.backspacesBlockedByFlush) of the Backspaces with no effect could not reach text already flushed (--max-line)\n"
   }
 
   /// One JSON object: `{"documents":[…],"total":{…}}`.
@@ -108,6 +116,9 @@ public struct StatisticsReport: Sendable, Equatable {
         "\"backspacesWithoutEffect\":\(entry.backspacesWithoutEffect)",
         "\"characters\":\(entry.characters)", "\"syllables\":\(entry.syllables)",
       ]
+      if entry.backspacesBlockedByFlush > 0 {
+        members.append("\"backspacesBlockedByFlush\":\(entry.backspacesBlockedByFlush)")
+      }
       if let kspc = entry.keystrokesPerCharacter {
         members.append("\"kspc\":\(Self.format(kspc, digits: 3))")
       }
@@ -168,6 +179,7 @@ struct StatisticsRecorder: Sendable {
   mutating func finishDocument(editor: LineEditor, named: Bool = false) {
     current.backspaces = editor.counts.backspaces
     current.backspacesWithoutEffect = editor.counts.backspacesWithoutEffect
+    current.backspacesBlockedByFlush = editor.counts.backspacesBlockedByFlush
     total.add(current)
     if named { documents.append(current) }
     current = TypingStatistics()
