@@ -1,12 +1,20 @@
 import ArgumentParser
 
 /// A size in bytes written as a number with an optional K, M or G suffix (powers of 1024).
+///
+///     try ByteCount.parse("64K").value  // 65536
 public struct ByteCount: ExpressibleByArgument, Sendable {
   public var value: Int
 
   public init(_ value: Int) { self.value = value }
 
   public init?(argument: String) {
+    guard let count = try? Self.parse(argument) else { return nil }
+    self = count
+  }
+
+  /// Reads `argument`, saying what is wrong with it when it is not a size.
+  public static func parse(_ argument: String) throws -> ByteCount {
     let multipliers: [String: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
     var digits = argument.uppercased()
     var multiplier = 1
@@ -14,10 +22,16 @@ public struct ByteCount: ExpressibleByArgument, Sendable {
       multiplier = factor
       digits.removeLast()
     }
-    guard let number = Int(digits), number > 0 else { return nil }
+    guard let number = Int(digits) else {
+      throw ValidationError(
+        "'\(argument)' is not a size; write a number of bytes such as 65536, 64K or 1M")
+    }
+    guard number > 0 else {
+      throw ValidationError("the size must be at least 1 byte, such as 64K or 1M")
+    }
     let (product, overflow) = number.multipliedReportingOverflow(by: multiplier)
-    guard !overflow else { return nil }
-    value = product
+    guard !overflow else { throw ValidationError("'\(argument)' is too large") }
+    return ByteCount(product)
   }
 
   public var defaultValueDescription: String {

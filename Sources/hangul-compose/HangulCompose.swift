@@ -7,6 +7,8 @@ import HangulKit
 
 @main
 struct HangulCompose: ParsableCommand {
+  static func main() { runAsProgram() }
+
   static let configuration = CommandConfiguration(
     commandName: "hangul-compose",
     abstract: "Turn Korean keystroke logs into composed Hangul text.",
@@ -22,7 +24,8 @@ struct HangulCompose: ParsableCommand {
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty     # 안녕하세요
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
-      """)
+      """,
+    version: toolVersion)
 
   enum Format: String, ExpressibleByArgument, CaseIterable {
     case text
@@ -40,9 +43,11 @@ struct HangulCompose: ParsableCommand {
   @OptionGroup var compose: ComposeOptions
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Flush a line longer than this many bytes in pieces (suffix K, M or G).",
-      valueName: "size"))
+      valueName: "size"),
+    transform: ByteCount.parse)
   var maxLine = ByteCount(LineEditor.defaultMaximumLineLength)
 
   @Flag(help: "Also put all other output text through ICU NFC (e + U+0301 → é).")
@@ -57,7 +62,7 @@ struct HangulCompose: ParsableCommand {
   @Option(help: "How --stats writes: text (an aligned table) or json.")
   var statsFormat: StatisticsFormat = .text
 
-  @Argument(help: "Keystroke logs to read; - is standard input.")
+  @Argument(help: "Keystroke logs to read; - is standard input.", completion: .file())
   var files: [String] = []
 
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }

@@ -7,6 +7,8 @@ import HangulKit
 
 @main
 struct HangulDecompose: ParsableCommand {
+  static func main() { runAsProgram() }
+
   static let configuration = CommandConfiguration(
     commandName: "hangul-decompose",
     abstract: "Turn Hangul text back into jamo, conjoining jamo (NFD) or the keys that type it.",
@@ -26,7 +28,8 @@ struct HangulDecompose: ParsableCommand {
         echo 닭 | hangul-decompose                    # ㄷㅏㄹㄱ
         echo 안녕하세요 | hangul-decompose --to qwerty   # dkssudgktpdy
         hangul-decompose --to nfd < names.txt         # NFD, as macOS writes file names
-      """)
+      """,
+    version: toolVersion)
 
   @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
   var to: DecompositionForm = .keys
@@ -34,7 +37,7 @@ struct HangulDecompose: ParsableCommand {
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
-  @Argument(help: "Text files to read; - is standard input.")
+  @Argument(help: "Text files to read; - is standard input.", completion: .file())
   var files: [String] = []
 
   func run() throws {

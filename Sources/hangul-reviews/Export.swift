@@ -38,16 +38,19 @@ extension HangulReviews {
 
     @Option(
       help: ArgumentHelp(
-        "Show dates, and read dates without a zone, in this time zone.", valueName: "tz"))
+        "Show dates, and read dates without a zone, in this time zone.", valueName: "tz"),
+      completion: .timeZones)
     var timeZone: String?
 
-    @Option(help: ArgumentHelp("Write dates in this locale's numeric style.", valueName: "locale"))
+    @Option(
+      help: ArgumentHelp("Write dates in this locale's numeric style.", valueName: "locale"),
+      completion: .dateLocales)
     var locale = "ko_KR"
 
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
 
-    @Argument(help: "Review files to read; - is standard input.")
+    @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
     func validate() throws {

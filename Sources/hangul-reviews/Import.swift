@@ -33,7 +33,9 @@ extension HangulReviews {
 
     @OptionGroup(title: "Compose options (with --content keys)") var compose: ComposeOptions
 
-    @Option(help: ArgumentHelp("Write rejected records here as JSON Lines.", valueName: "file"))
+    @Option(
+      help: ArgumentHelp("Write rejected records here as JSON Lines.", valueName: "file"),
+      completion: .file())
     var rejects: String?
 
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
@@ -41,10 +43,11 @@ extension HangulReviews {
 
     @Option(
       help: ArgumentHelp(
-        "Read dates without a zone in this time zone (UTC, +09:00, Asia/Seoul).", valueName: "tz"))
+        "Read dates without a zone in this time zone (UTC, +09:00, Asia/Seoul).", valueName: "tz"),
+      completion: .timeZones)
     var timeZone: String?
 
-    @Argument(help: "Review files to read; - is standard input.")
+    @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
     func validate() throws {
@@ -58,7 +61,8 @@ extension HangulReviews {
       var rejectFile: StandardStream?
       if let rejects {
         guard let file = StandardStream.create(rejects) else {
-          diagnostics.report("\(rejects): cannot create the rejects file")
+          diagnostics.report(
+            "\(rejects): cannot create the rejects file: \(StreamError.reason(errno))")
           throw ExitCode(74)
         }
         rejectFile = file

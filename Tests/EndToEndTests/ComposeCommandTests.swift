@@ -77,8 +77,8 @@ struct ComposeCommandTests {
   func badUsage(arguments: [String]) throws {
     let result = try compose.run(arguments)
     #expect(result.status == 64)
-    #expect(result.stderr.contains("Error:"))
-    #expect(result.stderr.contains("--help") || result.stderr.contains("Usage:"))
+    #expect(result.stderr.hasPrefix("hangul-compose: "))
+    #expect(result.stderr.hasSuffix("Try 'hangul-compose --help'.\n"))
     #expect(result.stdout.isEmpty)
   }
 

@@ -99,7 +99,7 @@ struct ReviewsCommandTests {
       #expect(result.status == 0 || result.status == 64)
     } else {
       #expect(result.status == 64)
-      #expect(result.stderr.contains("Error:"))
+      #expect(result.stderr.hasPrefix("hangul-reviews: "))
     }
   }
 

@@ -36,7 +36,7 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
   }
 
   /// The text of an `errno` value.
-  static func reason(_ code: Int32) -> String {
+  public static func reason(_ code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }
     return String(cString: text)
   }

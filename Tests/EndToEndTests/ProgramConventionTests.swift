@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// What every program does the same way: `--version`, and one style for
+/// every usage error (`PROGRAM: message`, then where help is; status 64).
+@Suite("Program conventions")
+struct ProgramConventionTests {
+  static let commands: [[String]] = [
+    ["hangul-compose"], ["hangul-decompose"], ["hangul-reviews"], ["hangul-reviews", "import"],
+    ["hangul-reviews", "export"],
+  ]
+
+  @Test("every program and subcommand answers --version", arguments: commands)
+  func version(command: [String]) throws {
+    let result = try Executable(command[0]).run(Array(command.dropFirst()) + ["--version"])
+    #expect(result.status == 0)
+    #expect(result.text.split(separator: "\n").count == 1)
+    #expect(result.text.first?.isNumber == true, "\(result.text)")
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("every program gives the same version")
+  func sameVersion() throws {
+    let versions = try Self.commands.map {
+      try Executable($0[0]).run(Array($0.dropFirst()) + ["--version"]).text
+    }
+    #expect(Set(versions).count == 1)
+  }
+
+  static let usageErrors: [(command: [String], message: String)] = [
+    (["hangul-compose", "--bogus"], "hangul-compose: Unknown option '--bogus'"),
+    (
+      ["hangul-compose", "--max-line", "-5"],
+      "hangul-compose: The value '-5' is invalid for '--max-line <size>': "
+        + "the size must be at least 1 byte, such as 64K or 1M"
+    ),
+    (
+      ["hangul-compose", "--max-line", "lots"],
+      "hangul-compose: The value 'lots' is invalid for '--max-line <size>': "
+        + "'lots' is not a size; write a number of bytes such as 65536, 64K or 1M"
+    ),
+    (["hangul-decompose", "--to"], "hangul-decompose: Missing value for '--to <to>'"),
+    (["hangul-reviews", "frobnicate"], "hangul-reviews: Unexpected argument 'frobnicate'"),
+  ]
+
+  @Test("a usage error is PROGRAM: message, then Try 'PROGRAM --help'.", arguments: usageErrors)
+  func usageError(command: [String], message: String) throws {
+    let result = try Executable(command[0]).run(Array(command.dropFirst()))
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr == "\(message)\nTry '\(command[0]) --help'.\n")
+  }
+
+  @Test("a subcommand's usage error points at the subcommand's help")
+  func subcommandUsage() throws {
+    let result = try Executable("hangul-reviews").run(["import", "--content", "html"])
+    #expect(result.status == 64)
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasPrefix("hangul-reviews: ") == true)
+    #expect(lines.last == "Try 'hangul-reviews import --help'.")
+  }
+
+  @Test("a file error names the file and the system's reason")
+  func fileError() throws {
+    let result = try Executable("hangul-reviews").run([
+      "import", "--rejects", "/nonexistent-folder/rejects.jsonl",
+      repositoryFile("samples/reviews-api.json").path,
+    ])
+    #expect(result.status == 74)
+    #expect(
+      result.stderr
+        == "hangul-reviews: /nonexistent-folder/rejects.jsonl: cannot create the rejects file: No such file or directory\n"
+    )
+  }
+}
