@@ -44,7 +44,10 @@ struct CompletionTests {
     // File arguments complete file names, and nothing else is offered.
     (["hangul-compose", "qw"], ["qwerty-keys.expected.txt", "qwerty-keys.txt"]),
     (["hangul-decompose", "macos"], ["macos-nfd-names.txt"]),
-    (["hangul-reviews", "import", "reviews-k"], ["reviews-keys.expected.jsonl", "reviews-keys.jsonl"]),
+    (
+      ["hangul-reviews", "import", "reviews-k"],
+      ["reviews-keys.expected.jsonl", "reviews-keys.jsonl"]
+    ),
     // A file option completes file names.
     (["hangul-reviews", "import", "--rejects", "dia"], ["diary.jsonl"]),
     // Enumerated values.
