@@ -74,3 +74,33 @@ struct ProgramConventionTests {
     )
   }
 }
+
+/// `make install` as a packager runs it: into a staging root, with programs
+/// that run without the Swift toolchain.
+@Suite("Installation")
+struct InstallationTests {
+  @Test("make install DESTDIR=… stages everything; the programs need only libc and ICU")
+  func stagedInstall() throws {
+    let stage = try temporaryFolder()
+    let make = try Executable("hangul-compose").shell(
+      "cd '\(repositoryRoot.path)' && make -s install DESTDIR='\(stage.path)' PREFIX=/usr 2>&1")
+    #expect(make.status == 0, "\(make.text)")
+    let program = stage.appendingPathComponent("usr/bin/hangul-compose").path
+    for file in [
+      "usr/bin/hangul-reviews", "usr/share/man/man1/hangul-compose.1",
+      "usr/share/bash-completion/completions/hangul-decompose",
+    ] {
+      #expect(FileManager.default.fileExists(atPath: stage.appendingPathComponent(file).path))
+    }
+    let libraries = try Executable("hangul-compose").shell("ldd '\(program)'")
+    #expect(libraries.status == 0)
+    #expect(!libraries.text.contains("swift"), "\(libraries.text)")
+    #expect(!libraries.text.contains("Foundation"), "\(libraries.text)")
+    #expect(libraries.text.contains("libicuuc"))
+    // Run with nothing of the toolchain in the environment.
+    let run = try Executable("hangul-compose").shell(
+      "printf 'dkssud\\n' | env -i PATH=/usr/bin:/bin '\(program)' --keys qwerty")
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.text == "안녕\n")
+  }
+}
