@@ -31,8 +31,12 @@ struct HangulDecompose: ParsableCommand {
       """,
     version: toolVersion)
 
-  @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
+  @Option(help: "What to write for Hangul: keys, jamo, nfd, qwerty or initials.")
   var to: DecompositionForm = .keys
+
+  @Flag(
+    help: "Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).")
+  var plain = false
 
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
@@ -40,12 +44,19 @@ struct HangulDecompose: ParsableCommand {
   @Argument(help: "Text files to read; - is standard input.", completion: .file())
   var files: [String] = []
 
+  func validate() throws {
+    if plain, !to.isKeystrokes {
+      throw ValidationError("--plain only applies to --to keys or --to qwerty.")
+    }
+  }
+
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-decompose")
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
     var filter = VerifyingFilter(
-      DecomposeFilter(form: to), verifier: verify ? try OutputVerifier(expecting: expectation) : nil
+      DecomposeFilter(form: to, plain: plain),
+      verifier: verify ? try OutputVerifier(expecting: expectation) : nil
     )
     var status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
     status = verificationStatus(of: filter, after: status, report: diagnostics.report)

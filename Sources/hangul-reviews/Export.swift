@@ -26,8 +26,13 @@ extension HangulReviews {
     var to: ReviewExportFilter.Shape = .jsonl
 
     @Option(
-      help: ArgumentHelp("Rewrite the content as keys, jamo, nfd or qwerty.", valueName: "form"))
+      help: ArgumentHelp(
+        "Rewrite the content as keys, jamo, nfd, qwerty or initials.", valueName: "form"))
     var decompose: DecompositionForm?
+
+    @Flag(
+      help: "With --decompose keys or qwerty: no U+200C or U+2060, so no exact round trip (lossy).")
+    var plain = false
 
     @Flag(help: "Add \"elapsed\": how long ago each review was written.")
     var relativeTime = false
@@ -54,6 +59,9 @@ extension HangulReviews {
     var files: [String] = []
 
     func validate() throws {
+      if plain, decompose?.isKeystrokes != true {
+        throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty.")
+      }
       try ReviewTime.validate(timeZone)
       if NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
@@ -89,7 +97,8 @@ extension HangulReviews {
         relative = RelativeTime(now: instant, timeZone: zone, style: style)
       }
       var filter = ReviewExportFilter(
-        to: to, decompose: decompose, relativeTime: relative, contentField: contentField,
+        to: to, decompose: decompose, plainKeys: plain, relativeTime: relative,
+        contentField: contentField,
         timeZone: zone
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)

@@ -12,13 +12,27 @@ struct DecomposeCommandTests {
     arguments: [
       ("keys", "ㄷㅏㄹㄱ ㄱㅗㅏ\n"), ("jamo", "ㄷㅏㄺ ㄱㅘ\n"),
       ("nfd", "\u{1103}\u{1161}\u{11B0} \u{1100}\u{116A}\n"),
-      ("qwerty", "ekfr rhk\n"),
+      ("qwerty", "ekfr rhk\n"), ("initials", "ㄷ ㄱ\n"),
     ])
   func forms(form: String, expected: String) throws {
     let result = try decompose.run(["--to", form], input: Data("닭 과\n".utf8))
     #expect(result.status == 0)
     #expect(result.stdout == Data(expected.utf8))
     #expect(result.stderr.isEmpty)
+  }
+
+  @Test("--plain writes keys that grep finds; without it the separator is there")
+  func plainKeys() throws {
+    let marked = try decompose.shell("echo 각ㅏ | \"$EXE\" | grep -c ㄱㅏㄱㅏ")
+    #expect(marked.text == "0\n")
+    let plain = try decompose.shell("echo 각ㅏ | \"$EXE\" --plain | grep -c ㄱㅏㄱㅏ")
+    #expect(plain.text == "1\n")
+    let qwerty = try decompose.run(
+      ["--to", "qwerty", "--plain"], input: Data("Rating: 좋아요\n".utf8))
+    #expect(qwerty.text == "Rating: whgdkdy\n")
+    let misplaced = try decompose.run(["--to", "jamo", "--plain"])
+    #expect(misplaced.status == 64)
+    #expect(misplaced.stderr.hasPrefix("hangul-decompose: --plain only applies to --to keys"))
   }
 
   @Test("keys is the default")

@@ -6,6 +6,19 @@ import Testing
 struct ReviewsCommandTests {
   let reviews = Executable("hangul-reviews")
 
+  @Test("export --decompose qwerty --plain and --decompose initials write what grep finds")
+  func plainExport() throws {
+    let input = Data(#"{"content":"Rating: 좋아요 ㅋㅋ"}"#.utf8 + [0x0A])
+    let plain = try reviews.run(
+      ["export", "--to", "post", "--decompose", "qwerty", "--plain"], input: input)
+    #expect(plain.text == #"{"content":"Rating: whgdkdy zz"}"# + "\n")
+    let initials = try reviews.run(
+      ["export", "--to", "post", "--decompose", "initials"], input: input)
+    #expect(initials.text == #"{"content":"Rating: ㅈㅇㅇ ㅋㅋ"}"# + "\n")
+    let misplaced = try reviews.run(["export", "--plain"], input: input)
+    #expect(misplaced.status == 64)
+  }
+
   @Test("import of the sample envelope: four records, one reject, a summary, status 65")
   func importSample() throws {
     let folder = try temporaryFolder()

@@ -39,6 +39,43 @@ struct DecomposeTests {
     #expect(Array(output.unicodeScalars) == Array(expected.unicodeScalars))
   }
 
+  @Test(
+    "initials: the initial of each syllable, NFD text as NFC text, other text unchanged",
+    arguments: [
+      ("사과", "ㅅㄱ"), ("닭", "ㄷ"), ("과", "ㄱ"), ("깎았다", "ㄲㅇㄷ"), ("한글 2.0!", "ㅎㄱ 2.0!"),
+      ("ㄱㅅ ㅏ", "ㄱㅅ ㅏ"), ("\u{1103}\u{1161}\u{11B0}", "ㄷ"), ("가\u{11A8}나", "ㄱㄴ"),
+      ("\u{1100}\u{1161}\u{1102}\u{1161}", "ㄱㄴ"), ("\u{1161}", "\u{1161}"), ("😀é", "😀é"),
+    ])
+  func initials(text: String, expected: String) {
+    let output = text.decomposed(to: .initials)
+    #expect(Array(output.unicodeScalars) == Array(expected.unicodeScalars))
+  }
+
+  @Test("initials of every syllable are its initial consonant")
+  func initialsOfEverySyllable() throws {
+    var filter = DecomposeFilter(form: .initials)
+    let text = HangulSyllable.all.map { String($0.scalar) }.joined()
+    let output = try filter.filtered(Array(text.utf8))
+    let expected = HangulSyllable.all.map { String($0.initial.scalar) }.joined()
+    #expect(output == Array(expected.utf8))
+  }
+
+  @Test(
+    "plain keys: no separator and no literal prefix",
+    arguments: [
+      ("각ㅏ", DecompositionForm.keys, "ㄱㅏㄱㅏ"), ("각ㅏ", .qwerty, "rkrk"), ("ㄱㅅ", .keys, "ㄱㅅ"),
+      ("Rating: 좋아요", .qwerty, "Rating: whgdkdy"), ("ㅋㅋ ok", .qwerty, "zz ok"),
+      ("\u{200C}\u{2060}", .keys, "\u{200C}\u{2060}"),
+    ])
+  func plain(text: String, form: DecompositionForm, expected: String) throws {
+    var filter = DecomposeFilter(form: form, plain: true)
+    let output = try filter.filtered(Array(text.utf8))
+    #expect(String(decoding: output, as: UTF8.self) == expected)
+    #expect(text.decomposed(to: form, plain: true) == expected)
+    // Without --plain the same text carries the invisible marks.
+    #expect(text.decomposed(to: form) != expected)
+  }
+
   @Test("--to nfd is the canonical decomposition of all 11,172 syllables")
   func nfdOfEverySyllable() {
     for syllable in HangulSyllable.all {
@@ -146,6 +183,7 @@ struct DecomposeTests {
     let text = Array(try fixture("prose.txt").prefix(400)) + [0xEA, 0xB0]
     for form in DecompositionForm.allCases {
       var whole = DecomposeFilter(form: form)
+      // (initials included: it keeps state across a syllable's conjoining jamo)
       let expected = (try? whole.filtered(text)) ?? []
       for cut in 0...text.count {
         var filter = DecomposeFilter(form: form)

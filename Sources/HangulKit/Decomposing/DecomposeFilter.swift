@@ -20,8 +20,10 @@ public struct DecomposeFilter: ByteFilter {
   /// Where the fast path writes before the bytes are appended to the output.
   private var scratch: [UInt8] = []
 
-  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet) {
-    let decomposer = Decomposer(form: form, keyboard: keyboard)
+  /// A filter that writes `form`; `plain` leaves out the separators and
+  /// literal prefixes of the key forms (see ``Decomposer``).
+  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
+    let decomposer = Decomposer(form: form, keyboard: keyboard, plain: plain)
     self.decomposer = decomposer
     plainASCII = (0..<128).map { code in
       !decomposer.needsLiteralPrefix(Unicode.Scalar(UInt8(code)))
@@ -171,6 +173,6 @@ extension Decomposer {
   /// Notes a syllable written by the fast path.
   @inline(__always)
   mutating func noteSyllable(_ value: UInt32) {
-    if form.isKeystrokes { decompose(syllableValue: value) }
+    decompose(syllableValue: value)
   }
 }

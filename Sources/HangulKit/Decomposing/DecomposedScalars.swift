@@ -8,6 +8,7 @@
 public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == Unicode.Scalar {
   let base: Base
   let form: DecompositionForm
+  let plain: Bool
 
   public struct Iterator: IteratorProtocol {
     var base: Base.Iterator
@@ -30,20 +31,22 @@ public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == 
   }
 
   public func makeIterator() -> Iterator {
-    Iterator(base: base.makeIterator(), decomposer: Decomposer(form: form))
+    Iterator(base: base.makeIterator(), decomposer: Decomposer(form: form, plain: plain))
   }
 }
 
 extension Sequence where Element == Unicode.Scalar {
-  /// The scalars decomposed to `form`, lazily.
-  public func decomposed(to form: DecompositionForm) -> DecomposedScalars<Self> {
-    DecomposedScalars(base: self, form: form)
+  /// The scalars decomposed to `form`, lazily; `plain` leaves out the
+  /// separators and literal prefixes of the key forms.
+  public func decomposed(to form: DecompositionForm, plain: Bool = false) -> DecomposedScalars<Self>
+  {
+    DecomposedScalars(base: self, form: form, plain: plain)
   }
 }
 
 extension StringProtocol {
   /// The string decomposed to `form`: `"닭".decomposed(to: .keys) == "ㄷㅏㄹㄱ"`.
-  public func decomposed(to form: DecompositionForm) -> String {
-    String(String.UnicodeScalarView(unicodeScalars.decomposed(to: form)))
+  public func decomposed(to form: DecompositionForm, plain: Bool = false) -> String {
+    String(String.UnicodeScalarView(unicodeScalars.decomposed(to: form, plain: plain)))
   }
 }

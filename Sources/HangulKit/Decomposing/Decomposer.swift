@@ -18,17 +18,27 @@
 ///     }
 ///     // output: ㄱ ㅏ ㄱ U+200C ㅏ
 ///
+/// With `plain` the key forms write neither separator nor literal prefix: the
+/// keys a person would type, readable and greppable, but no longer sure to
+/// compose back to the input.
+///
 /// Each unit takes O(1) time and the state is constant-size.
 public struct Decomposer: Sendable {
   public let form: DecompositionForm
+  /// Whether separators and literal prefixes are left out.
+  public let isPlain: Bool
   let keyboard: Keyboard
   /// What each syllable and jamo becomes, as UTF-8 (``DecompositionTable``).
   let table: DecompositionTable
   /// The last unit, when it was Hangul that the composer may still be composing.
   private(set) var previousHangul: Unicode.Scalar?
+  /// For ``DecompositionForm/initials``: whether a conjoining vowel or final
+  /// that comes now continues a syllable whose initial is written.
+  private var continuesSyllable = false
 
-  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet) {
+  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
     self.form = form
+    isPlain = plain
     self.keyboard = keyboard
     table = DecompositionTable(form: form, keyboard: keyboard)
   }
@@ -46,6 +56,7 @@ public struct Decomposer: Sendable {
   public mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
     guard case .scalar(let scalar) = unit else {
       previousHangul = nil
+      continuesSyllable = false
       if case .invalidByte(let byte) = unit { output.append(byte) }
       return
     }
@@ -53,6 +64,11 @@ public struct Decomposer: Sendable {
     if value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count) {
       table.append(syllable: Int(value - HangulSyllable.firstScalarValue), to: &output)
       if form.isKeystrokes { previousHangul = scalar }
+      continuesSyllable = true
+      return
+    }
+    if form == .initials {
+      appendInitial(of: scalar, to: &output)
       return
     }
     if let jamo = Jamo(scalar), form.isKeystrokes {
@@ -70,22 +86,45 @@ public struct Decomposer: Sendable {
     case .keys, .qwerty:
       if needsLiteralPrefix(scalar) { output.appendUTF8(KeyLogControl.literalPrefix) }
       output.appendUTF8(scalar)
+    case .initials:
+      output.appendUTF8(scalar)
     }
   }
 
   /// Ends the input (or a stream of it).
   public mutating func finish() {
     previousHangul = nil
+    continuesSyllable = false
+  }
+
+  /// Writes what ``DecompositionForm/initials`` makes of a unit that is not a
+  /// precomposed syllable: a conjoining initial as its compatibility jamo, and
+  /// nothing for the conjoining vowels and finals of the same syllable, so that
+  /// NFD text gives the same initials as NFC text.
+  private mutating func appendInitial(of scalar: Unicode.Scalar, to output: inout [UInt8]) {
+    let conjoining = Jamo(conjoining: scalar)
+    switch scalar.value {
+    case 0x1100...0x115F, 0xA960...0xA97C:
+      output.appendUTF8(conjoining?.scalar ?? scalar)
+      continuesSyllable = true
+    case 0x1160...0x11FF where continuesSyllable, 0xD7B0...0xD7FB where continuesSyllable:
+      break
+    default:
+      output.appendUTF8(scalar)
+      continuesSyllable = false
+    }
   }
 
   /// Remembers a syllable the caller wrote itself.
   mutating func decompose(syllableValue value: UInt32) {
-    previousHangul = Unicode.Scalar(value)
+    if form.isKeystrokes { previousHangul = Unicode.Scalar(value) }
+    continuesSyllable = true
   }
 
   /// Whether `scalar` would not read back as itself in a keystroke log.
   func needsLiteralPrefix(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
+    if isPlain { return false }
+    return switch scalar.value {
     case 0x08, 0x7F, KeyLogControl.separator.value, KeyLogControl.literalPrefix.value: true
     case 0x1161...0x1175, 0x11A8...0x11C2: true  // would compose with the text before
     case 0x41...0x5A, 0x61...0x7A: form == .qwerty
@@ -96,7 +135,7 @@ public struct Decomposer: Sendable {
   /// Whether the keys of `jamo`, typed right after those of the previous
   /// Hangul unit, would compose into something other than that unit and `jamo`.
   func needsSeparator(before jamo: Jamo) -> Bool {
-    guard let previous = previousHangul else { return false }
+    guard !isPlain, let previous = previousHangul else { return false }
     var composer = SyllableComposer(keyboard: keyboard)
     for key in Self.keys(of: previous) { _ = composer.press(key) }
     var committed: [Unicode.Scalar] = []

@@ -14,6 +14,7 @@ struct DecompositionTable: Sendable {
   private static let twoSetJamo = DecompositionTable(building: .jamo, keyboard: .twoSet)
   private static let twoSetNFD = DecompositionTable(building: .nfd, keyboard: .twoSet)
   private static let twoSetQwerty = DecompositionTable(building: .qwerty, keyboard: .twoSet)
+  private static let twoSetInitials = DecompositionTable(building: .initials, keyboard: .twoSet)
 
   /// The table for `form` on `keyboard`: shared for the 2-set keyboard, built otherwise.
   init(form: DecompositionForm, keyboard: Keyboard) {
@@ -26,6 +27,7 @@ struct DecompositionTable: Sendable {
     case .jamo: self = Self.twoSetJamo
     case .nfd: self = Self.twoSetNFD
     case .qwerty: self = Self.twoSetQwerty
+    case .initials: self = Self.twoSetInitials
     }
   }
 
@@ -66,6 +68,7 @@ struct DecompositionTable: Sendable {
         }
       case .keys, .qwerty:
         output = keys([syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []))
+      case .initials: output.appendUTF8(syllable.initial.scalar)
       }
       store(index, output)
     }

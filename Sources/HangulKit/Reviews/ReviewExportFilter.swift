@@ -23,6 +23,7 @@ public struct ReviewExportFilter: ByteFilter {
   public private(set) var recordsSkipped = 0
 
   private let decompose: DecompositionForm?
+  private let plainKeys: Bool
   private let relativeTime: RelativeTime?
   private let contentField: String
   private let timeZone: ReviewTimeZone
@@ -33,13 +34,14 @@ public struct ReviewExportFilter: ByteFilter {
   public var structureProblems: [PositionedError] { reader.structureProblems }
 
   public init(
-    to shape: Shape = .jsonl, decompose: DecompositionForm? = nil,
+    to shape: Shape = .jsonl, decompose: DecompositionForm? = nil, plainKeys: Bool = false,
     relativeTime: RelativeTime? = nil,
     contentField: String = "content", timeZone: ReviewTimeZone = .utc,
     skip: @escaping (PositionedError) -> Void
   ) {
     self.shape = shape
     self.decompose = decompose
+    self.plainKeys = plainKeys
     self.relativeTime = relativeTime
     self.contentField = contentField
     self.timeZone = timeZone
@@ -82,7 +84,7 @@ public struct ReviewExportFilter: ByteFilter {
       return
     }
     var content = record.content
-    if let decompose { content = content.decomposed(to: decompose) }
+    if let decompose { content = content.decomposed(to: decompose, plain: plainKeys) }
     switch shape {
     case .post:
       output.append(contentsOf: Array("{\"content\":\(JSONWriter.quoted(content))}\n".utf8))
