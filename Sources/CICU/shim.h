@@ -64,4 +64,59 @@ static inline const char *cicu_error_name(int32_t error) {
   return CICU_VERSIONED(u_errorName)(error);
 }
 
+// Converters (ucnv_*), for --from-code. A converter is an opaque pointer.
+void *CICU_VERSIONED(ucnv_open)(const char *name, int32_t *error);
+void CICU_VERSIONED(ucnv_close)(void *converter);
+void CICU_VERSIONED(ucnv_reset)(void *converter);
+const char *CICU_VERSIONED(ucnv_getName)(const void *converter, int32_t *error);
+void CICU_VERSIONED(ucnv_toUnicode)(void *converter, uint16_t **target,
+                                    const uint16_t *targetLimit, const char **source,
+                                    const char *sourceLimit, int32_t *offsets, int8_t flush,
+                                    int32_t *error);
+void CICU_VERSIONED(ucnv_getInvalidChars)(const void *converter, char *bytes, int8_t *length,
+                                          int32_t *error);
+typedef void (*cicu_to_unicode_callback)(const void *context, void *arguments,
+                                         const char *units, int32_t length, int32_t reason,
+                                         int32_t *error);
+void CICU_VERSIONED(UCNV_TO_U_CALLBACK_STOP)(const void *context, void *arguments,
+                                             const char *units, int32_t length, int32_t reason,
+                                             int32_t *error);
+void CICU_VERSIONED(ucnv_setToUCallBack)(void *converter, cicu_to_unicode_callback action,
+                                         const void *context, cicu_to_unicode_callback *oldAction,
+                                         const void **oldContext, int32_t *error);
+
+/// Opens a converter that stops at a byte sequence the encoding does not have,
+/// instead of substituting U+FFFD, so that the caller can pass it through.
+static inline void *cicu_converter_open(const char *name, int32_t *error) {
+  void *converter = CICU_VERSIONED(ucnv_open)(name, error);
+  if (converter == 0 || *error > 0) return converter;
+  CICU_VERSIONED(ucnv_setToUCallBack)(converter, CICU_VERSIONED(UCNV_TO_U_CALLBACK_STOP), 0, 0, 0,
+                                      error);
+  return converter;
+}
+
+static inline void cicu_converter_close(void *converter) { CICU_VERSIONED(ucnv_close)(converter); }
+
+static inline void cicu_converter_reset(void *converter) { CICU_VERSIONED(ucnv_reset)(converter); }
+
+static inline const char *cicu_converter_name(const void *converter, int32_t *error) {
+  return CICU_VERSIONED(ucnv_getName)(converter, error);
+}
+
+/// Converts from *source to *target; both pointers advance past what was used.
+static inline void cicu_to_unicode(void *converter, uint16_t **target, const uint16_t *targetLimit,
+                                   const char **source, const char *sourceLimit, int flush,
+                                   int32_t *error) {
+  CICU_VERSIONED(ucnv_toUnicode)(converter, target, targetLimit, source, sourceLimit, 0,
+                                 (int8_t)(flush != 0), error);
+}
+
+/// The bytes of the sequence that stopped the last conversion; returns their count.
+static inline int cicu_invalid_bytes(const void *converter, char *bytes, int capacity) {
+  int32_t error = 0;
+  int8_t length = (int8_t)capacity;
+  CICU_VERSIONED(ucnv_getInvalidChars)(converter, bytes, &length, &error);
+  return error > 0 ? 0 : length;
+}
+
 #endif

@@ -62,6 +62,8 @@ struct HangulCompose: ParsableCommand {
   @Option(help: "How --stats writes: text (an aligned table) or json.")
   var statsFormat: StatisticsFormat = .text
 
+  @OptionGroup var input: InputOptions
+
   @Argument(help: "Keystroke logs to read; - is standard input.", completion: .file())
   var files: [String] = []
 
@@ -93,7 +95,8 @@ struct HangulCompose: ParsableCommand {
     var filter = VerifyingFilter(
       NormalizingFilter(composer, normalizer: nfc ? try ICUNormalizer(.nfc) : nil),
       verifier: verify ? try OutputVerifier(expecting: .composed) : nil)
-    let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+    let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+      &filter, report: diagnostics.report)
     if stats {
       let report = filter.statistics
       diagnostics.write(statsFormat == .json ? report.json : report.text)

@@ -41,6 +41,8 @@ struct HangulDecompose: ParsableCommand {
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
+  @OptionGroup var input: InputOptions
+
   @Argument(help: "Text files to read; - is standard input.", completion: .file())
   var files: [String] = []
 
@@ -58,7 +60,8 @@ struct HangulDecompose: ParsableCommand {
       DecomposeFilter(form: to, plain: plain),
       verifier: verify ? try OutputVerifier(expecting: expectation) : nil
     )
-    var status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+    var status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+      &filter, report: diagnostics.report)
     status = verificationStatus(of: filter, after: status, report: diagnostics.report)
     if status != 0 { throw ExitCode(status) }
   }

@@ -55,6 +55,8 @@ extension HangulReviews {
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
 
+    @OptionGroup var input: InputOptions
+
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
@@ -101,7 +103,8 @@ extension HangulReviews {
         contentField: contentField,
         timeZone: zone
       ) { errors.add($0.description) }
-      let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+        &filter, report: diagnostics.report)
       errors.finish()
       for problem in filter.structureProblems { diagnostics.report(problem.description) }
       if status != 0 { throw ExitCode(status) }

@@ -47,6 +47,8 @@ extension HangulReviews {
       completion: .timeZones)
     var timeZone: String?
 
+    @OptionGroup var input: InputOptions
+
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
@@ -77,7 +79,9 @@ extension HangulReviews {
         rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
       }
       let progress = ProgressLine(diagnostics)
-      let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report) { filter in
+      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+        &filter, report: diagnostics.report
+      ) { filter in
         progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
       }
       progress.clear()

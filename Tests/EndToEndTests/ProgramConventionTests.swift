@@ -104,3 +104,62 @@ struct InstallationTests {
     #expect(run.text == "안녕\n")
   }
 }
+
+/// Input that is not UTF-8, as old Korean files are.
+@Suite("Input encodings end to end")
+struct EncodingCommandTests {
+  /// A CP949 file of `text`, made by glibc's iconv.
+  func cp949File(_ text: String) throws -> URL {
+    let folder = try temporaryFolder()
+    let utf8 = folder.appendingPathComponent("utf8.txt")
+    try Data(text.utf8).write(to: utf8)
+    let file = folder.appendingPathComponent("old.txt")
+    let iconv = try Executable("hangul-compose").shell(
+      "iconv -f UTF-8 -t CP949 '\(utf8.path)' > '\(file.path)'")
+    #expect(iconv.status == 0)
+    return file
+  }
+
+  static let programs: [(command: [String], input: String, expected: String)] = [
+    (["hangul-decompose", "--to", "jamo"], "똠방각하\n", "ㄸㅗㅁㅂㅏㅇㄱㅏㄱㅎㅏ\n"),
+    (["hangul-compose"], "ㄷㅏㄹㄱ\n", "닭\n"),
+    (["hangul-reviews", "import"], #"{"content":"쀍"}"# + "\n", #"{"content":"쀍"}"# + "\n"),
+    (
+      ["hangul-reviews", "export", "--to", "post"], #"{"content":"한글"}"# + "\n",
+      #"{"content":"한글"}"# + "\n"
+    ),
+  ]
+
+  @Test("--from-code cp949 reads a CP949 file in every program", arguments: programs)
+  func fromCode(command: [String], input: String, expected: String) throws {
+    let file = try cp949File(input)
+    let result = try Executable(command[0]).run(
+      Array(command.dropFirst()) + ["--from-code", "cp949", file.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.text == expected)
+    #expect(!result.stderr.contains("warning"))
+  }
+
+  @Test("without it, one warning per file names the first bad byte and suggests cp949")
+  func warning() throws {
+    // 첫 in CP949 (C3 B9) happens to be UTF-8 too (ù): the first bad byte is the third character.
+    let file = try cp949File("첫 줄은 괜찮지만\n둘째 줄은\n")
+    let result = try Executable("hangul-decompose").run([file.path, file.path])
+    #expect(result.status == 0)
+    let warning =
+      "hangul-decompose: \(file.path):1:3: warning: byte 0xC1 is not UTF-8 (bytes that are not "
+      + "UTF-8 pass through unchanged); the file looks like CP949: try --from-code cp949\n"
+    #expect(result.stderr == warning + warning)
+    // The bytes still pass through as they came.
+    #expect(
+      [UInt8](result.stdout) == [UInt8](try Data(contentsOf: file))
+        + [UInt8](try Data(contentsOf: file)))
+  }
+
+  @Test("an encoding ICU does not know is a usage error")
+  func unknown() throws {
+    let result = try Executable("hangul-compose").run(["--from-code", "klingon"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("hangul-compose: --from-code: unknown encoding 'klingon'"))
+  }
+}

@@ -17,8 +17,10 @@
 ///
 /// A file that cannot be opened is reported and skipped (status 66 at the
 /// end); a read or write error stops the run (status 74); a closed output
-/// pipe stops it quietly (status 0). Memory: one block of ``blockSize`` bytes
-/// plus what the filter holds.
+/// pipe stops it quietly (status 0). Input in another encoding is converted
+/// to UTF-8 first when ``inputEncoding`` names it; otherwise the first byte of
+/// each file that is not UTF-8 is reported as a warning (the bytes still pass
+/// through). Memory: one block of ``blockSize`` bytes plus what the filter holds.
 public struct FilterRunner: Sendable {
   /// The inputs, in order; `-` is standard input.
   public var paths: [String]
@@ -26,11 +28,17 @@ public struct FilterRunner: Sendable {
   public var outputDescriptor: Int32
   /// The size of each read(2).
   public var blockSize: Int
+  /// The encoding of the inputs when it is not UTF-8, as ICU names converters (`cp949`).
+  public var inputEncoding: String?
 
-  public init(paths: [String], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024) {
+  public init(
+    paths: [String], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
+    inputEncoding: String? = nil
+  ) {
     self.paths = paths.isEmpty ? ["-"] : paths
     self.outputDescriptor = outputDescriptor
     self.blockSize = blockSize
+    self.inputEncoding = inputEncoding
   }
 
   /// Runs `filter` over the inputs; returns the exit status. `report` receives
@@ -44,10 +52,22 @@ public struct FilterRunner: Sendable {
     output.reserveCapacity(blockSize * 2)
     let block = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: blockSize)
     defer { block.deallocate() }
+    var transcoder: InputTranscoder?
+    if let inputEncoding {
+      do {
+        transcoder = try InputTranscoder(encoding: inputEncoding)
+      } catch {
+        report(error.description)
+        return 64
+      }
+    }
+    var reader = InputReader(transcoder: transcoder)
     do {
       for path in paths {
         do {
-          try copy(path, through: &filter, block: block, output: &output, afterBlock: afterBlock)
+          try copy(
+            path, through: &filter, block: block, reader: &reader, output: &output,
+            report: report, afterBlock: afterBlock)
         } catch StreamError.cannotOpen(let path, let reason) {
           report(StreamError.cannotOpen(path: path, reason: reason).description)
           status = 66
@@ -72,8 +92,8 @@ public struct FilterRunner: Sendable {
 
   private func copy<Filter: ByteFilter>(
     _ path: String, through filter: inout Filter,
-    block: UnsafeMutableBufferPointer<UInt8>, output: inout [UInt8],
-    afterBlock: ((Filter) -> Void)?
+    block: UnsafeMutableBufferPointer<UInt8>, reader: inout InputReader, output: inout [UInt8],
+    report: (String) -> Void, afterBlock: ((Filter) -> Void)?
   ) throws {
     let descriptor: Int32
     if path == "-" {
@@ -92,6 +112,7 @@ public struct FilterRunner: Sendable {
     defer { if descriptor != 0 { close(descriptor) } }
     let name = path == "-" ? "(standard input)" : path
     filter.beginInput(named: name)
+    reader.begin()
     while true {
       let count = read(descriptor, block.baseAddress, block.count)
       if count < 0 {
@@ -101,8 +122,15 @@ public struct FilterRunner: Sendable {
           ? StreamError.cannotOpen(path: name, reason: StreamError.reason(code))
           : StreamError.cannotRead(path: name, reason: StreamError.reason(code))
       }
-      if count == 0 { return }
-      try filter.process(UnsafeBufferPointer(rebasing: block[..<count]), into: &output)
+      if count == 0 {
+        let warning = try reader.end(named: name) { try filter.process($0, into: &output) }
+        try write(&output)
+        if let warning { report(warning) }
+        return
+      }
+      try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
+        try filter.process($0, into: &output)
+      }
       try write(&output)
       afterBlock?(filter)
     }
@@ -113,6 +141,55 @@ public struct FilterRunner: Sendable {
     guard !output.isEmpty else { return }
     try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
     output.removeAll(keepingCapacity: true)
+  }
+}
+
+/// What stands between read(2) and the filter: the conversion of another
+/// encoding to UTF-8, or the check that the input is UTF-8.
+private struct InputReader {
+  let transcoder: InputTranscoder?
+  var validator = UTF8Validator()
+  var converted: [UInt8] = []
+
+  init(transcoder: InputTranscoder?) {
+    self.transcoder = transcoder
+  }
+
+  mutating func begin() {
+    transcoder?.reset()
+    validator = UTF8Validator()
+  }
+
+  /// Hands `block`, as UTF-8, to `process`.
+  mutating func read(
+    _ block: UnsafeBufferPointer<UInt8>, _ process: (UnsafeBufferPointer<UInt8>) throws -> Void
+  ) rethrows {
+    guard let transcoder else {
+      validator.scan(block)
+      try process(block)
+      return
+    }
+    converted.removeAll(keepingCapacity: true)
+    transcoder.transcode(block, isLast: false, into: &converted)
+    try converted.withUnsafeBufferPointer { try process($0) }
+  }
+
+  /// Ends one input: converts what the converter holds; returns a warning
+  /// about bytes that were not UTF-8 or not in the encoding, if there were any.
+  mutating func end(
+    named name: String, _ process: (UnsafeBufferPointer<UInt8>) throws -> Void
+  ) rethrows -> String? {
+    guard let transcoder else {
+      validator.finish()
+      return validator.firstInvalid?.warning(file: name)
+    }
+    converted.removeAll(keepingCapacity: true)
+    transcoder.transcode(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &converted)
+    try converted.withUnsafeBufferPointer { try process($0) }
+    guard transcoder.invalidSequences > 0 else { return nil }
+    let count = transcoder.invalidSequences
+    return "\(name): warning: \(count) byte sequence\(count == 1 ? " is" : "s are") not "
+      + "\(transcoder.encodingName); copied through unchanged"
   }
 }
 
