@@ -21,7 +21,7 @@ struct HangulCompose: ParsableCommand {
       With --format events the log is JSON Lines, one key event a line.
 
       Examples:
-        printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty     # 안녕하세요
+        printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
       """,

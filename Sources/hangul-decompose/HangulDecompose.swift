@@ -25,9 +25,10 @@ struct HangulDecompose: ParsableCommand {
       is preceded by U+2060 WORD JOINER. Both are invisible.
 
       Examples:
-        echo 닭 | hangul-decompose                    # ㄷㅏㄹㄱ
-        echo 안녕하세요 | hangul-decompose --to qwerty   # dkssudgktpdy
-        hangul-decompose --to nfd < names.txt         # NFD, as macOS writes file names
+        echo 닭 | hangul-decompose                      # → ㄷㅏㄹㄱ
+        echo 안녕하세요 | hangul-decompose --to qwerty     # → dkssudgktpdy
+        echo 각ㅏ | hangul-decompose --plain             # → ㄱㅏㄱㅏ
+        echo 사과 | hangul-decompose --to initials       # → ㅅㄱ
       """,
     version: toolVersion)
 

@@ -17,9 +17,11 @@ extension HangulReviews {
         value. A record that cannot be exported is reported and skipped (status 65).
 
         Examples:
-          hangul-reviews export --to api reviews.jsonl
-          hangul-reviews export --to post --decompose keys reviews.jsonl
-          hangul-reviews export --relative-time --now 2022-07-22T00:00:00Z --time-zone Asia/Seoul reviews.jsonl
+          hangul-reviews export --to api samples/reviews-keys.expected.jsonl
+          hangul-reviews export --to post --decompose qwerty --plain \\
+            samples/reviews-keys.expected.jsonl
+          hangul-reviews export --relative-time --now 2022-07-22T00:00:00Z \\
+            --time-zone Asia/Seoul samples/reviews-keys.expected.jsonl
         """)
 
     @Option(help: "What to write: jsonl, api (the envelope) or post (request bodies).")

@@ -17,7 +17,7 @@ extension HangulReviews {
         reported, written to --rejects, and skipped; the exit status is then 65.
 
         Examples:
-          hangul-reviews import samples/reviews-api.json > reviews.jsonl
+          hangul-reviews import samples/reviews-keys.expected.jsonl > reviews.jsonl
           hangul-reviews import --content keys --keys qwerty samples/reviews-keys.jsonl
           hangul-reviews import --content-field body samples/diary.jsonl
         """)
