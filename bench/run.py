@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmarks the hangul tools side by side with their peers (SPEC §8).
+"""Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
 

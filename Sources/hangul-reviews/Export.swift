@@ -57,6 +57,9 @@ extension HangulReviews {
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
 
+    @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
+    var quiet = false
+
     @OptionGroup var input: InputOptions
 
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
@@ -109,6 +112,12 @@ extension HangulReviews {
         &filter, report: diagnostics.report)
       errors.finish()
       for problem in filter.structureProblems { diagnostics.report(problem.description) }
+      if !quiet {
+        diagnostics.report(
+          recordSummary(
+            read: filter.recordsExported + filter.recordsSkipped,
+            ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped)))
+      }
       if status != 0 { throw ExitCode(status) }
       if filter.recordsSkipped > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
     }

@@ -47,6 +47,9 @@ extension HangulReviews {
       completion: .timeZones)
     var timeZone: String?
 
+    @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
+    var quiet = false
+
     @OptionGroup var input: InputOptions
 
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
@@ -88,9 +91,12 @@ extension HangulReviews {
       errors.finish()
       for problem in filter.structureProblems { diagnostics.report(problem.description) }
       rejectFile?.close()
-      diagnostics.report(
-        "read \(filter.recordsRead) records, imported \(filter.recordsImported), rejected \(filter.recordsRejected)"
-      )
+      if !quiet {
+        diagnostics.report(
+          recordSummary(
+            read: filter.recordsRead, ("imported", filter.recordsImported),
+            ("rejected", filter.recordsRejected)))
+      }
       if status != 0 { throw ExitCode(status) }
       if filter.recordsRejected > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
     }

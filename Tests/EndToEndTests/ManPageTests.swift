@@ -108,15 +108,25 @@ struct ManPageTests {
     }
   }
 
-  @Test("mandoc -T lint finds nothing at warning level", arguments: allPages)
+  @Test(
+    "mandoc -T lint finds nothing at style level but long lines (Korean is 3 bytes a character)",
+    arguments: allPages)
   func lint(page: String) throws {
     let which = try Executable("hangul-compose").shell("command -v mandoc")
     // .ci/run installs mandoc; a machine without it skips this check.
     guard which.status == 0 else { return }
+    // Index our own pages, so that their cross references resolve.
+    let index = try temporaryFolder()
     let result = try Executable("hangul-compose").shell(
-      "mandoc -T lint -W warning '\(repositoryFile(page).path)'")
-    #expect(result.text.isEmpty && result.stderr.isEmpty, "\(result.text)\(result.stderr)")
-    #expect(result.status == 0)
+      """
+      mkdir -p '\(index.path)/man1' '\(index.path)/man5' && \
+      cp '\(repositoryRoot.path)'/man/*.1 '\(index.path)/man1' && \
+      cp '\(repositoryRoot.path)'/man/*.5 '\(index.path)/man5' && \
+      makewhatis '\(index.path)' && \
+      MANPATH='\(index.path)':/usr/share/man mandoc -T lint -W style '\(repositoryFile(page).path)' \
+        2>&1 | grep -E 'STYLE|WARNING|ERROR|UNSUPP' | grep -v 'line longer than'
+      """)
+    #expect(result.text.isEmpty, "\(result.text)")
   }
 
   @Test(

@@ -11,5 +11,6 @@ complete -c hangul-compose -l nfc -d 'Also put all other output text through ICU
 complete -c hangul-compose -l verify -d 'Check every output line against ICU NFC and NFD; a disagreement exits 65.'
 complete -c hangul-compose -l stats -d 'Write typing statistics to standard error after the output.'
 complete -c hangul-compose -l stats-format -x -a 'text json' -d 'How --stats writes: text (an aligned table) or json.'
+complete -c hangul-compose -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
 complete -c hangul-compose -l version -d 'Show the version.'
 complete -c hangul-compose -s h -l help -d 'Show help information.'
