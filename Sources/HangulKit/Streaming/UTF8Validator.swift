@@ -127,7 +127,13 @@ extension UTF8Validator.InvalidByte {
     var output: [UInt8] = []
     // Leave out a last character that the sample may have cut in two.
     sample.withUnsafeBufferPointer { cp949.transcode($0, isLast: false, into: &output) }
-    return cp949.invalidSequences == 0 && output.contains { $0 >= 0x80 } ? "cp949" : nil
+    guard cp949.invalidSequences == 0 else { return nil }
+    // It reads as Korean: Hangul and no C1 control characters (which single
+    // stray bytes such as 0x80 become).
+    let scalars = String(decoding: output, as: UTF8.self).unicodeScalars
+    let hasHangul = scalars.contains { HangulSyllable($0) != nil }
+    let hasControls = scalars.contains { (0x80...0x9F).contains($0.value) }
+    return hasHangul && !hasControls ? "cp949" : nil
   }
 
   /// The warning a program writes: where, which byte, and what to do.
