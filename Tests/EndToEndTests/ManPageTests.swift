@@ -48,12 +48,10 @@ struct ManPageTests {
     }
   }
 
-  /// The examples of a page: each command (a line starting with `$ ` in a
-  /// literal display of EXAMPLES) with the output lines that follow it.
+  /// The examples of a page, wherever they stand: each command (a line
+  /// starting with `$ ` in a literal display) with the output lines that follow it.
   func examples(in page: String) throws -> [(command: String, output: String)] {
-    let source = try String(contentsOf: repositoryFile(page), encoding: .utf8)
-    guard let start = source.range(of: ".Sh EXAMPLES\n") else { return [] }
-    let section = source[start.upperBound...].components(separatedBy: "\n.Sh ").first ?? ""
+    let section = try String(contentsOf: repositoryFile(page), encoding: .utf8)
     var examples: [(String, String)] = []
     var inDisplay = false
     var command: String?
