@@ -41,18 +41,30 @@ extension HangulReviews {
         "Show dates, and read dates without a zone, in this time zone.", valueName: "tz"))
     var timeZone: String?
 
-    @Option(help: ArgumentHelp("Write dates in this locale's numeric style.", valueName: "locale"))
-    var locale = "ko_KR"
+    @Option(
+      help: ArgumentHelp(
+        "Write dates in this locale's numeric style (default: from LC_ALL, LC_TIME or LANG, else ko_KR).",
+        valueName: "locale"))
+    var locale: String?
 
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
+
+    @Option(
+      help: ArgumentHelp("The member of an envelope that holds the records.", valueName: "name"))
+    var recordsField = "data"
+
+    /// The locale in effect.
+    var effectiveLocale: String {
+      locale ?? NumericDateStyle.defaultLocale(environment: environment)
+    }
 
     @Argument(help: "Review files to read; - is standard input.")
     var files: [String] = []
 
     func validate() throws {
       try ReviewTime.validate(timeZone)
-      if NumericDateStyle(locale: locale) == nil {
+      if let locale, NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
         throw ValidationError("Unknown locale '\(locale)'; use one of \(known).")
       }
@@ -64,7 +76,8 @@ extension HangulReviews {
             "--now '\(now)' is not a date like 2022-07-21T11:53:58Z or a number of seconds.")
         }
       }
-      if !relativeTime, now != nil || locale != "ko_KR" {
+      try ReviewTime.validateStandardOutput(files)
+      if !relativeTime, now != nil || locale != nil {
         throw ValidationError("--now and --locale only apply with --relative-time.")
       }
     }
@@ -75,7 +88,7 @@ extension HangulReviews {
       let errors = ErrorReport(diagnostics)
       let zone = ReviewTime.zone(timeZone)
       var relative: RelativeTime?
-      if relativeTime, let style = NumericDateStyle(locale: locale) {
+      if relativeTime, let style = NumericDateStyle(locale: effectiveLocale) {
         let instant: ReviewDate
         if let now {
           instant =
@@ -87,13 +100,13 @@ extension HangulReviews {
       }
       var filter = ReviewExportFilter(
         to: to, decompose: decompose, relativeTime: relative, contentField: contentField,
-        timeZone: zone
+        recordsField: recordsField, timeZone: zone,
+        structureProblem: { errors.add($0.description) }
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
       errors.finish()
-      for problem in filter.structureProblems { diagnostics.report(problem.description) }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsSkipped > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
+      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
     }
   }
 }

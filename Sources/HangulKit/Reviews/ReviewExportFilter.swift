@@ -27,17 +27,22 @@ public struct ReviewExportFilter: ByteFilter {
   private let contentField: String
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
-  private var reader = ReviewRecordReader()
+  private var reader: ReviewRecordReader
 
-  /// Problems with an envelope or array itself, such as input that ends inside it.
+  /// Problems with an envelope or array itself (the first hundred), with their positions.
   public var structureProblems: [PositionedError] { reader.structureProblems }
+  /// How many such problems there were in all.
+  public var structureProblemCount: Int { reader.structureProblemCount }
 
   public init(
     to shape: Shape = .jsonl, decompose: DecompositionForm? = nil,
     relativeTime: RelativeTime? = nil,
-    contentField: String = "content", timeZone: ReviewTimeZone = .utc,
+    contentField: String = "content", recordsField: String = "data",
+    timeZone: ReviewTimeZone = .utc,
+    structureProblem: @escaping (PositionedError) -> Void = { _ in },
     skip: @escaping (PositionedError) -> Void
   ) {
+    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
     self.shape = shape
     self.decompose = decompose
     self.relativeTime = relativeTime
@@ -78,7 +83,8 @@ public struct ReviewExportFilter: ByteFilter {
       recordsSkipped += 1
       skip(
         PositionedError(
-          file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(error.reason)"))
+          file: fileName, line: error.line, column: error.column,
+          message: "record \(raw.index) skipped: \(error.reason)"))
       return
     }
     var content = record.content
