@@ -97,8 +97,61 @@ public struct JSONRecordSplitter: Sendable {
     }
   }
 
+  /// The nesting, with the innermost frame kept out of the array (it changes with every token).
+  private struct FrameStack: Sendable {
+    private var outer: [Frame] = []
+    private var top = Frame(isObject: false, state: .value, role: .plain)
+    private(set) var count = 0
+
+    var isEmpty: Bool {
+      @inline(__always) get { count == 0 }
+    }
+    var last: Frame? {
+      @inline(__always) get { count == 0 ? nil : top }
+    }
+    var first: Frame? { count == 0 ? nil : count == 1 ? top : outer[0] }
+
+    subscript(index: Int) -> Frame {
+      @inline(__always) get { index == count - 1 ? top : outer[index] }
+      @inline(__always) set {
+        if index == count - 1 { top = newValue } else { outer[index] = newValue }
+      }
+    }
+
+    @inline(__always)
+    mutating func append(_ frame: Frame) {
+      if count > 0 { outer.append(top) }
+      top = frame
+      count += 1
+    }
+
+    @inline(__always)
+    mutating func removeLast() {
+      count -= 1
+      if count > 0 { top = outer.removeLast() }
+    }
+
+    mutating func removeLast(_ number: Int) {
+      for _ in 0..<number { removeLast() }
+    }
+
+    mutating func removeAll() {
+      outer.removeAll()
+      count = 0
+    }
+
+    func lastIndex(where predicate: (Frame) -> Bool) -> Int? {
+      var index = count - 1
+      while index >= 0 {
+        if predicate(self[index]) { return index }
+        index -= 1
+      }
+      return nil
+    }
+  }
+
   private let recordsFieldBytes: [UInt8]
-  private var stack: [Frame] = []
+  private var stack = FrameStack()
 
   // Position.
   private var chunkStart = 0  // absolute offset of the current chunk
@@ -586,6 +639,10 @@ public struct JSONRecordSplitter: Sendable {
     var index = start
     let count = bytes.count
     while index < count {
+      if utf8Needed == 0, escape == 0, !highSurrogatePending {
+        index = Self.skipPlainText(bytes, from: index)
+        guard index < count else { break }
+      }
       let byte = bytes[index]
       if utf8Needed > 0 {
         guard byte >= utf8Low, byte <= utf8High else {
@@ -686,6 +743,39 @@ public struct JSONRecordSplitter: Sendable {
       // A control character.
       let what = byte == 0x0A ? "a line break" : Self.describe(bytes, at: index)
       return stringFailure("\(what) inside a string (escape it)", at: index, in: bytes)
+    }
+    return index
+  }
+
+  /// The index of the first byte from `start` that is not plain string text:
+  /// printable ASCII other than quote and backslash, or a whole valid two- or
+  /// three-byte UTF-8 sequence (Hangul is three bytes).
+  @inline(__always)
+  static func skipPlainText(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+          index += 1
+          continue
+        }
+        return index
+      }
+      if byte & 0xF0 == 0xE0 {
+        guard index + 2 < count else { return index }
+        let second = bytes[index + 1]
+        let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        guard second >= low, second <= high, bytes[index + 2] & 0xC0 == 0x80 else { return index }
+        index += 3
+        continue
+      }
+      guard byte >= 0xC2, byte <= 0xDF, index + 1 < count, bytes[index + 1] & 0xC0 == 0x80 else {
+        return index
+      }
+      index += 2
     }
     return index
   }

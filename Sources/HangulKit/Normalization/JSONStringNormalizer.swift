@@ -16,6 +16,7 @@ public struct JSONStringNormalizer {
   private let icu: ICUNormalizer
   private var piece: [UInt32] = []
   private var units: [UInt16] = []
+  private var result: [UInt32] = []
 
   public init() throws {
     icu = try ICUNormalizer(.nfc)
@@ -43,6 +44,17 @@ public struct JSONStringNormalizer {
     piece.removeAll(keepingCapacity: true)
     var position = 1
     while position < end {
+      if piece.isEmpty {
+        // Runs of ASCII and Hangul syllables: stable starters, nothing to do but move on.
+        let last = Self.skipStableStarters(token, from: position, to: end)
+        if last.end > position {
+          starterPosition = last.start
+          position = last.end
+          var at = last.start
+          starter = Self.scalar(token, at: &at)
+          continue
+        }
+      }
       let byte = token[position]
       // Runs of ASCII: stable starters, nothing to do but move on.
       if byte < 0x80, byte != UInt8(ascii: "\\") {
@@ -77,6 +89,34 @@ public struct JSONStringNormalizer {
     }
     if !piece.isEmpty { flush(token, from: pieceStart, to: end, copied: &copied, into: &output) }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: token[copied...]))
+  }
+
+  /// Skips ASCII (other than a backslash) and precomposed Hangul syllables
+  /// from `start`; returns where the last one skipped starts, and where the run ends.
+  @inline(__always)
+  static func skipStableStarters(
+    _ token: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+  ) -> (start: Int, end: Int) {
+    var position = start
+    var last = start
+    while position < end {
+      let byte = token[position]
+      if byte < 0x80 {
+        guard byte != UInt8(ascii: "\\") else { break }
+        last = position
+        position += 1
+        continue
+      }
+      // U+AC00...U+D7A3 is EA B0 80 ... ED 9E A3.
+      guard byte >= 0xEA, byte <= 0xED, position + 2 < end else { break }
+      let value =
+        UInt32(byte & 0x0F) << 12 | UInt32(token[position + 1] & 0x3F) << 6
+        | UInt32(token[position + 2] & 0x3F)
+      guard value &- 0xAC00 < 11_172 else { break }
+      last = position
+      position += 3
+    }
+    return (last, position)
   }
 
   /// The scalar at `position` (a UTF-8 sequence or an escape); moves past it.
@@ -144,15 +184,16 @@ public struct JSONStringNormalizer {
     into output: inout [UInt8]
   ) {
     defer { piece.removeAll(keepingCapacity: true) }
-    guard let normalized = normalizedPiece(), normalized != piece else { return }
+    guard normalizePiece(), result != piece else { return }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: token[copied..<start]))
-    for value in normalized { Self.appendEscaped(value, to: &output) }
+    for value in result { Self.appendEscaped(value, to: &output) }
     copied = end
   }
 
-  /// The piece in NFC: by Hangul arithmetic when it is modern jamo and
-  /// stable starters only, else by ICU; `nil` when nothing changes.
-  private mutating func normalizedPiece() -> [UInt32]? {
+  /// Puts the piece in NFC into ``result``: by Hangul arithmetic when it is
+  /// modern jamo and stable starters only, else by ICU; `false` when it cannot.
+  private mutating func normalizePiece() -> Bool {
+    result.removeAll(keepingCapacity: true)
     var isModernHangul = true
     for value in piece
     where
@@ -163,8 +204,6 @@ public struct JSONStringNormalizer {
       break
     }
     if isModernHangul {
-      var result: [UInt32] = []
-      result.reserveCapacity(piece.count)
       for value in piece {
         if let last = result.last, let joined = HangulNormalization.composition(of: last, value) {
           result[result.count - 1] = joined
@@ -172,20 +211,18 @@ public struct JSONStringNormalizer {
           result.append(value)
         }
       }
-      return result
+      return true
     }
     units.removeAll(keepingCapacity: true)
     for value in piece {
-      guard let scalar = Unicode.Scalar(value) else { return nil }
+      guard let scalar = Unicode.Scalar(value) else { return false }
       UTF16.encode(scalar) { units.append($0) }
     }
     let normalized = icu.normalize(utf16: units)
-    var result: [UInt32] = []
-    result.reserveCapacity(normalized.count)
     for scalar in String(decoding: normalized, as: UTF16.self).unicodeScalars {
       result.append(scalar.value)
     }
-    return result
+    return true
   }
 
   /// Appends a scalar as JSON string text, escaping what RFC 8259 requires.

@@ -52,10 +52,15 @@ public struct ReviewDate: Sendable, Equatable {
 
   /// Reads a date string in one of the forms.
   public init(_ text: String, timeZone: ReviewTimeZone) throws(Invalid) {
-    let bytes = Array(text.utf8)
+    try self.init(utf8: Array(text.utf8), timeZone: timeZone)
+  }
+
+  /// Reads a date string in one of the forms, given as UTF-8.
+  public init(utf8 bytes: [UInt8], timeZone: ReviewTimeZone) throws(Invalid) {
     var reader = DigitReader(bytes: bytes)
     func invalid() -> Invalid {
-      Invalid(
+      let text = String(decoding: bytes, as: UTF8.self)
+      return Invalid(
         description:
           "\(JSONWriter.quoted(text)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
       )

@@ -52,21 +52,27 @@ public struct ReviewExportFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
     if shape == .api {
       output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
       output.append(contentsOf: Array("]}\n".utf8))

@@ -57,22 +57,28 @@ public struct ReviewImportFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   private mutating func handle(
@@ -84,7 +90,7 @@ public struct ReviewImportFilter: ByteFilter {
         record, contentField: contentField, contentFieldBytes: contentFieldBytes,
         timeZone: timeZone)
       let size = output.count
-      output.reserveCapacity(size + record.bytes.count + 16)
+      if record.bytes.count > 1 << 16 { output.reserveCapacity(size + record.bytes.count + 16) }
       do throws(ReviewRecord.Problem) {
         try write(record, contents: contents, into: &output)
       } catch {

@@ -8,6 +8,7 @@ struct ReviewRecord {
 
   /// The member names tried, in order, for the creation time.
   static let dateFields = ["createdAt", "created_at"]
+  static let dateFieldBytes = dateFields.map { Array($0.utf8) }
 
   /// Why a record cannot be used, and where.
   struct Problem: Error {
@@ -50,13 +51,17 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
-    for field in dateFields {
-      let fieldBytes = Array(field.utf8)
+    for (field, fieldBytes) in zip(dateFields, dateFieldBytes) {
       guard let member = raw.members.first(where: { raw.memberName($0, is: fieldBytes, field) })
       else { continue }
       do {
-        let value = try JSONParser.parse(Array(raw.bytes[member.value]))
-        _ = try ReviewDate(json: value, timeZone: timeZone)
+        let token = raw.bytes[member.value]
+        if token.first == UInt8(ascii: "\""), !token.contains(UInt8(ascii: "\\")) {
+          // The common case: a date string without escapes, read from its bytes.
+          _ = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
+        } else {
+          _ = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
+        }
       } catch let error as ReviewDate.Invalid {
         throw problem("\(field): \(error.description)", at: member.value.lowerBound)
       } catch {

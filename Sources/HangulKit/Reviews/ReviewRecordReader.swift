@@ -25,6 +25,9 @@ struct ReviewRecordReader {
     splitter = JSONRecordSplitter(recordsField: recordsField)
   }
 
+  /// A reader that reads nothing, to stand in while the real one is moved out.
+  static var placeholder: ReviewRecordReader { ReviewRecordReader(recordsField: "") { _ in } }
+
   /// Starts the next input, ending the one before.
   mutating func beginInput(named name: String, _ handle: Handler) {
     if started {
@@ -140,7 +143,14 @@ extension JSONRecordSplitter.Record {
   /// Whether the member's name is `name` (given as UTF-8).
   func memberName(_ member: JSONRecordSplitter.Member, is name: [UInt8], _ text: String) -> Bool {
     let inner = (member.name.lowerBound + 1)..<(member.name.upperBound - 1)
-    if inner.count == name.count, bytes[inner].elementsEqual(name) { return true }
+    if inner.count == name.count {
+      let equal = bytes.withUnsafeBufferPointer { record in
+        name.withUnsafeBufferPointer {
+          UnsafeBufferPointer(rebasing: record[inner]).elementsEqual($0)
+        }
+      }
+      if equal { return true }
+    }
     guard bytes[inner].contains(UInt8(ascii: "\\")) else { return false }
     return (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue == text
   }
