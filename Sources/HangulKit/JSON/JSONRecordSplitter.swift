@@ -199,6 +199,12 @@ public struct JSONRecordSplitter: Sendable {
   private var memberName = 0..<0
   private var memberValueStart = 0
   private var skippingLine = false
+  /// A closer in a broken record that matches an array or envelope around it:
+  /// its offset in the record and the frame it matches, until the next
+  /// character tells whether it was stray (the record's own closer follows) or
+  /// ends the record.
+  private var pendingCloser = -1
+  private var pendingCloserMatch = 0
   private var topLine = 1
   private var topColumn = 1
 
@@ -323,6 +329,7 @@ public struct JSONRecordSplitter: Sendable {
     record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
     members.removeAll(keepingCapacity: true)
     problem = nil
+    pendingCloser = -1
     garbageRecord = false
     lenientString = false
     lenientEscape = false
@@ -335,9 +342,11 @@ public struct JSONRecordSplitter: Sendable {
 
   /// Ends the record just before `end` and hands it to `body`.
   private mutating func finishRecord(
-    at end: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+    at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
+    _ body: (Record) throws -> Void
   ) rethrows {
     record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]))
+    if let cut, cut < record.count { record.removeSubrange(cut...) }
     if problem != nil {
       // A broken record ends where its text does, not with the line break after it.
       while let last = record.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
@@ -930,6 +939,24 @@ public struct JSONRecordSplitter: Sendable {
       return
     case 0x20, 0x09, 0x0D:
       return
+    default:
+      break
+    }
+    if pendingCloser >= 0 {
+      let closesRecordFrame =
+        (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")) && stack.count > recordBase
+        && stack[stack.count - 1].isObject == (byte == UInt8(ascii: "}"))
+      if closesRecordFrame {
+        // The record's own closer follows: the other one was stray.
+        pendingCloser = -1
+      } else {
+        // The closer ended the record and closes what is around it.
+        try closeAroundRecord(at: index, in: bytes, body)
+        try structural(at: index, in: bytes, body)
+        return
+      }
+    }
+    switch byte {
     case UInt8(ascii: "\""):
       lenientString = true
     case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -951,16 +978,24 @@ public struct JSONRecordSplitter: Sendable {
         stack.removeLast(stack.count - match)
         if stack.count == recordBase { try finishRecord(at: index + 1, in: bytes, body) }
       } else {
-        // It closes an array or envelope around the record: the record ends before it.
-        try finishRecord(at: index, in: bytes, body)
-        stack[stack.count - 1].state = isObject ? .commaOrEndObject : .commaOrEndArray
-        try structural(at: index, in: bytes, body)
-        return
+        // It closes an array or envelope around the record, or it is stray: the next character says.
+        pendingCloser = recordOffset(index)
+        pendingCloserMatch = match
       }
     default:
       break
     }
     lineHasContent = true
+  }
+
+  /// Ends the broken record before its pending closer, which closes the frames around it.
+  private mutating func closeAroundRecord(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    let match = pendingCloserMatch
+    try finishRecord(at: index, in: bytes, cutAt: pendingCloser, body)
+    pendingCloser = -1
+    stack.removeLast(stack.count - match)
   }
 
   // MARK: - The end
@@ -976,6 +1011,9 @@ public struct JSONRecordSplitter: Sendable {
       if token == .number, numberState.isComplete, !(inRecord && problem != nil) {
         token = .none
         try valueEnded(at: 0, in: empty, body)
+      }
+      if inRecord, pendingCloser >= 0 {
+        try closeAroundRecord(at: 0, in: empty, body)
       }
       if inRecord {
         if problem == nil {
