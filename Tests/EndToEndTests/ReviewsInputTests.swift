@@ -260,6 +260,7 @@ struct ReviewsInputTests {
       (["LC_ALL": nil, "LC_TIME": "en_GB.UTF-8", "LANG": "en_US.UTF-8"], "21/07/2022"),
       (["LC_ALL": "xx_YY", "LANG": "en_US.UTF-8"], "2022. 07. 21."),
       (["LC_ALL": nil, "LC_TIME": nil, "LANG": nil], "2022. 07. 21."),
+      (["LC_ALL": nil, "LC_TIME": nil, "LANG": "C.UTF-8"], "2022. 07. 21."),
     ] as [([String: String?], String)])
   func defaultLocale(environment: [String: String?], date: String) throws {
     let input = Data((#"{"content":"x","createdAt":"2022-07-21T11:53:58Z"}"# + "\n").utf8)

@@ -191,6 +191,9 @@ struct JSONStreamTests {
     Broken(
       input: "[{\"a\":1}]]\n{\"b\":2}", records: [#"{"a":1}"#, #"{"b":2}"#],
       problems: ["1:10: unexpected ']'"]),
+    Broken(
+      input: "{\"a\":1} oops, {\"b\":2} 12x [3]", records: [#"{"a":1}"#, #"{"b":2}"#, "12", "3"],
+      problems: ["1:9: unexpected 'o' between values", "1:25: unexpected 'x' between values"]),
   ]
 
   @Test(

@@ -198,7 +198,7 @@ public struct JSONRecordSplitter: Sendable {
   private var members: [Member] = []
   private var memberName = 0..<0
   private var memberValueStart = 0
-  private var skippingLine = false
+  private var skippingText = false
   /// A closer in a broken record that matches an array or envelope around it:
   /// its offset in the record and the frame it matches, until the next
   /// character tells whether it was stray (the record's own closer follows) or
@@ -417,10 +417,18 @@ public struct JSONRecordSplitter: Sendable {
       case .none:
         break
       }
-      if skippingLine {
-        if bytes[index] == 0x0A {
-          skippingLine = false
+      if skippingText {
+        // Text between values: skipped up to whitespace or the start of an object or array.
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+          skippingText = false
+          continue
+        }
+        if byte == 0x0A {
+          skippingText = false
           newline(at: index)
+        } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+          skippingText = false
         }
         index += 1
         continue
@@ -549,11 +557,11 @@ public struct JSONRecordSplitter: Sendable {
     lineHasContent = true
   }
 
-  /// Reports an unexpected character; at the top level, the rest of its line is skipped.
+  /// Reports an unexpected character; at the top level, the text it starts is skipped.
   private mutating func unexpected(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) {
     let place = stack.isEmpty && !inRecord ? " between values" : ""
     fail("unexpected \(Self.describe(bytes, at: index))\(place)", at: index, in: bytes)
-    if stack.isEmpty, !inRecord { skippingLine = true }
+    if stack.isEmpty, !inRecord { skippingText = true }
   }
 
   /// Whether the value about to start is the records member of a top-level object.

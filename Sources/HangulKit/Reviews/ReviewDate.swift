@@ -390,7 +390,8 @@ public struct NumericDateStyle: Sendable, Equatable {
 
   /// The locale dates are written in when none is given: that of `LC_ALL`,
   /// else `LC_TIME`, else `LANG` (the first that is set and not empty), when
-  /// it is one of ``byLocale``; else `ko_KR`.
+  /// it is one of ``byLocale`` other than C and POSIX (what a system has when
+  /// nobody chose a locale); else `ko_KR`.
   ///
   ///     NumericDateStyle.defaultLocale { ["LANG": "en_US.UTF-8"][$0] }   // "en_US"
   public static func defaultLocale(environment: (String) -> String?) -> String {
@@ -402,8 +403,10 @@ public struct NumericDateStyle: Sendable, Equatable {
         break
       }
     }
-    guard let value = found else { return fallback }
-    return NumericDateStyle(locale: value) == nil ? fallback : value
+    guard let value = found, let style = NumericDateStyle(locale: value),
+      style != NumericDateStyle.byLocale["C"]
+    else { return fallback }
+    return value
   }
 
   /// The style of a locale name (`ko_KR`, `ko-KR`, `ko_KR.UTF-8`, `POSIX`), if known.
