@@ -52,6 +52,21 @@ def timed(argv, stdin_path, stdout_path):
     return seconds, kilobytes / 1024
 
 
+def timed_cpu(argv, stdin_path, stdout_path):
+    """Like timed, also the CPU seconds (user + system), steadier than wall time on a loaded machine."""
+    with open(stdin_path, "rb") as source, open(stdout_path, "wb") as sink, \
+            tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        status = subprocess.call(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name,
+                                  "taskset", "-c", "0"] + argv, stdin=source, stdout=sink,
+                                 stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
+        kilobytes, user, system = report.read().split()[-3:]
+    if status != 0:
+        sys.exit(f"failed: {' '.join(argv)}")
+    return seconds, float(user) + float(system), int(kilobytes) / 1024
+
+
 def size(text):
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
@@ -158,7 +173,8 @@ def reviews(options, ours, work):
     megabytes = os.path.getsize(envelope) / 1e6
     print(f"\nreview import: {options.records} records, {megabytes:.1f} MB envelope of the corpus's prose "
           f"(every fifth content NFD); {options.runs} runs each, alternating, one core")
-    header = f"{'peer':34} {'ours MB/s':>10} {'peer MB/s':>10} {'ratio':>7} {'ours MiB':>9} {'peer MiB':>9}"
+    header = (f"{'peer':31} {'ours MB/s':>10} {'peer MB/s':>10} {'ratio':>7} {'CPU ratio':>9} "
+              f"{'ours MiB':>9} {'peer MiB':>9}")
     print(header)
     print("-" * len(header))
     ours_argv = [ours("hangul-reviews"), "import"]
@@ -167,22 +183,24 @@ def reviews(options, ours, work):
               shutil.which("python3"))]
     for name, argv, found in peers:
         if not found:
-            print(f"{name:34} skipped: {argv[0]} is not installed")
+            print(f"{name:31} skipped: {argv[0]} is not installed")
             continue
-        our_times, peer_times, our_peaks, peer_peaks = [], [], [], []
+        our_times, peer_times, our_peaks, peer_peaks, cpu_ratios = [], [], [], [], []
         for _ in range(options.runs):
-            seconds, peak = timed(ours_argv, envelope, f"{work}/ours.out")
+            seconds, our_cpu, peak = timed_cpu(ours_argv, envelope, f"{work}/ours.out")
             our_times.append(seconds)
             our_peaks.append(peak)
-            seconds, peak = timed(argv, envelope, f"{work}/peer.out")
+            seconds, peer_cpu, peak = timed_cpu(argv, envelope, f"{work}/peer.out")
             peer_times.append(seconds)
             peer_peaks.append(peak)
+            cpu_ratios.append(peer_cpu / our_cpu)
         same = sh_output(f"wc -l < {work}/ours.out") == sh_output(f"wc -l < {work}/peer.out")
         if argv[0] == "python3":
             same = files_equal(f"{work}/ours.out", f"{work}/peer.out")
         ratios = [p / o for o, p in zip(our_times, peer_times)]
-        print(f"{name:34} {megabytes / statistics.median(our_times):10.1f} "
+        print(f"{name:31} {megabytes / statistics.median(our_times):10.1f} "
               f"{megabytes / statistics.median(peer_times):10.1f} {statistics.median(ratios):6.2f}× "
+              f"{statistics.median(cpu_ratios):8.2f}× "
               f"{max(our_peaks):9.1f} {max(peer_peaks):9.1f}{'' if same else '  OUTPUTS DIFFER'}")
     os.remove(envelope)
     big = f"{work}/big.json"

@@ -213,6 +213,17 @@ struct JSONStreamTests {
     }
   }
 
+  @Test("nesting deeper than the parser's limit is a syntax error in the record, not a crash")
+  func deepNesting() throws {
+    let depth = JSONRecordSplitter.maximumDepth
+    func nested(_ count: Int) -> String {
+      "{\"a\":" + String(repeating: "[", count: count) + String(repeating: "]", count: count) + "}"
+    }
+    let result = split(nested(depth - 1) + "\n" + nested(depth) + "\n{}")
+    #expect(result.records.map { $0.problem?.message } == [nil, "nesting deeper than 512", nil])
+    #expect(result.records[1].problem?.column == 5 + depth)
+  }
+
   @Test("a problem's position is the offending character's line and column in characters")
   func positions() throws {
     let input =

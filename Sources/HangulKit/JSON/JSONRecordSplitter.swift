@@ -208,6 +208,9 @@ public struct JSONRecordSplitter: Sendable {
   private var topLine = 1
   private var topColumn = 1
 
+  /// How deep a record may nest (as ``JSONParser`` allows): deeper is a syntax error.
+  public static let maximumDepth = JSONParser.defaultMaximumDepth
+
   public init(recordsField: String = "data") {
     self.recordsField = recordsField
     recordsFieldBytes = Array(recordsField.utf8)
@@ -490,6 +493,9 @@ public struct JSONRecordSplitter: Sendable {
         }
         stack.append(
           Frame(isObject: isObject, state: isObject ? .nameOrEnd : .valueOrEnd, role: role))
+        if inRecord, stack.count - recordBase > Self.maximumDepth {
+          fail("nesting deeper than \(Self.maximumDepth)", at: index, in: bytes)
+        }
         if stack.count == 1 {
           topLine = line
           topColumn = column(at: index, in: bytes)

@@ -42,7 +42,31 @@ struct ReviewRecord {
     guard raw.isObject else {
       throw problem("not an object but \(raw.kindName(at: 0))", at: 0)
     }
-    let contents = raw.members.filter { raw.memberName($0, is: contentFieldBytes, contentField) }
+    // One pass over the members: the content members and the first of each date member.
+    var contents: [JSONRecordSplitter.Member] = []
+    var dates: [JSONRecordSplitter.Member?] = [nil, nil]
+    raw.bytes.withUnsafeBufferPointer { bytes in
+      for member in raw.members {
+        let name = UnsafeBufferPointer(
+          rebasing: bytes[(member.name.lowerBound + 1)..<(member.name.upperBound - 1)])
+        if name.contains(UInt8(ascii: "\\")) {
+          let decoded = (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue
+          if decoded == contentField { contents.append(member) }
+          for index in dates.indices where dates[index] == nil && decoded == dateFields[index] {
+            dates[index] = member
+          }
+          continue
+        }
+        if name.elementsEqual(contentFieldBytes) {
+          contents.append(member)
+        } else {
+          for index in dates.indices
+          where dates[index] == nil && name.elementsEqual(dateFieldBytes[index]) {
+            dates[index] = member
+          }
+        }
+      }
+    }
     guard !contents.isEmpty else {
       throw problem("no \(JSONWriter.quoted(contentField)) member", at: 0)
     }
@@ -51,9 +75,8 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
-    for (field, fieldBytes) in zip(dateFields, dateFieldBytes) {
-      guard let member = raw.members.first(where: { raw.memberName($0, is: fieldBytes, field) })
-      else { continue }
+    if let index = dates.firstIndex(where: { $0 != nil }), let member = dates[index] {
+      let field = dateFields[index]
       do {
         let token = raw.bytes[member.value]
         if token.first == UInt8(ascii: "\""), !token.contains(UInt8(ascii: "\\")) {
@@ -67,7 +90,6 @@ struct ReviewRecord {
       } catch {
         throw problem("\(field): \(error)", at: member.value.lowerBound)
       }
-      break
     }
     return contents
   }

@@ -140,21 +140,6 @@ extension JSONRecordSplitter.Record {
     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
   }
 
-  /// Whether the member's name is `name` (given as UTF-8).
-  func memberName(_ member: JSONRecordSplitter.Member, is name: [UInt8], _ text: String) -> Bool {
-    let inner = (member.name.lowerBound + 1)..<(member.name.upperBound - 1)
-    if inner.count == name.count {
-      let equal = bytes.withUnsafeBufferPointer { record in
-        name.withUnsafeBufferPointer {
-          UnsafeBufferPointer(rebasing: record[inner]).elementsEqual($0)
-        }
-      }
-      if equal { return true }
-    }
-    guard bytes[inner].contains(UInt8(ascii: "\\")) else { return false }
-    return (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue == text
-  }
-
   /// What kind of value starts at `offset`, as messages name it.
   func kindName(at offset: Int) -> String {
     switch bytes[offset] {
