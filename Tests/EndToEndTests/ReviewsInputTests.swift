@@ -208,6 +208,11 @@ struct ReviewsInputTests {
     let linked = try reviews.run(["import", "--rejects", link.path, input.path])
     #expect(linked.status == 64)
     #expect(try Data(contentsOf: input) == bytes)
+    // Standard input that is the rejects file.
+    let redirected = try reviews.shell(
+      "\"$EXE\" import --rejects '\(input.path)' < '\(input.path)'")
+    #expect(redirected.status == 64)
+    #expect(try Data(contentsOf: input) == bytes)
     // Standard output appended to the input.
     let appended = try reviews.shell("\"$EXE\" import '\(input.path)' >> '\(input.path)'")
     #expect(appended.status == 64)
