@@ -9,7 +9,12 @@ makes the inputs from the corpus (default ../shared/corpus/ko-prose.txt,
 copied 12 times; keys by bench/keys.py, NFD by Python's unicodedata), runs
 ours and the peer in turn (A B A B …) on one core, checks that the outputs
 agree, and prints MB/s of both, the median ratio ours/peer, and our peak
-memory. Then peak memory of hangul-compose at each size, and the review import.
+memory. Then peak memory of hangul-compose at each size, and the review
+import side by side with `jq -c '.data[]'` and a Python json + unicodedata
+script (bench/peers/reviews-nfc.py) on a generated envelope of --records
+records of the corpus's prose (bench/reviews.py; every fifth content NFD),
+then the peak memory of importing one record with a --big-record MB content.
+A peer that is not installed is skipped with a note.
 """
 import argparse
 import os
@@ -38,12 +43,28 @@ def timed(argv, stdin_path, stdout_path):
             tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
         status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name,
-                                  "taskset", "-c", "0"] + argv, stdin=source, stdout=sink)
+                                  "taskset", "-c", "0"] + argv, stdin=source, stdout=sink,
+                                 stderr=subprocess.DEVNULL)
         seconds = time.perf_counter() - start
         kilobytes = int(report.read().split()[-1])
     if status != 0:
         sys.exit(f"failed: {' '.join(argv)}")
     return seconds, kilobytes / 1024
+
+
+def timed_cpu(argv, stdin_path, stdout_path):
+    """Like timed, also the CPU seconds (user + system), steadier than wall time on a loaded machine."""
+    with open(stdin_path, "rb") as source, open(stdout_path, "wb") as sink, \
+            tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        status = subprocess.call(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name,
+                                  "taskset", "-c", "0"] + argv, stdin=source, stdout=sink,
+                                 stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
+        kilobytes, user, system = report.read().split()[-3:]
+    if status != 0:
+        sys.exit(f"failed: {' '.join(argv)}")
+    return seconds, float(user) + float(system), int(kilobytes) / 1024
 
 
 def size(text):
@@ -58,6 +79,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", default="1M,100M,1G")
     parser.add_argument("--records", type=int, default=200_000)
+    parser.add_argument("--big-record", type=int, default=50)
+    parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="hangul-bench-")
@@ -98,6 +121,9 @@ def main():
              "roundtrip-qwerty", "C table loop"),
         ]
         print(f"machine: {os.cpu_count()} cores, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
+        if options.only_reviews:
+            reviews(options, ours, work)
+            return
         print(f"input: {options.corpus} × {options.copies} = {len(text) / 1e6:.1f} MB; {options.runs} runs each, "
               f"alternating, one core (taskset -c 0), whole-process wall time\n")
         header = f"{'task':28} {'input MB':>8} {'ours MB/s':>10} {'peer MB/s':>10} {'ratio':>7} {'peak MiB':>9}  peer"
@@ -135,10 +161,59 @@ def main():
             print(f"  {text_size:>6}: peak {peak:6.1f} MiB, {target / 1e6 / seconds:7.1f} MB/s")
             os.remove(path)
 
-        print("\nreview import:")
-        sh(f"{ROOT}/bench/reviews-memory.sh {options.records} | sed 's/^/  /'")
+        reviews(options, ours, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def reviews(options, ours, work):
+    """hangul-reviews import against jq and Python on the same envelope; then one big record."""
+    envelope = f"{work}/envelope.json"
+    sh(f"python3 {ROOT}/bench/reviews.py envelope {options.records} '{options.corpus}' > {envelope}")
+    megabytes = os.path.getsize(envelope) / 1e6
+    print(f"\nreview import: {options.records} records, {megabytes:.1f} MB envelope of the corpus's prose "
+          f"(every fifth content NFD); {options.runs} runs each, alternating, one core")
+    header = (f"{'peer':31} {'ours MB/s':>10} {'peer MB/s':>10} {'ratio':>7} {'CPU ratio':>9} "
+              f"{'ours MiB':>9} {'peer MiB':>9}")
+    print(header)
+    print("-" * len(header))
+    ours_argv = [ours("hangul-reviews"), "import"]
+    peers = [("jq -c '.data[]'", ["jq", "-c", ".data[]"], shutil.which("jq")),
+             ("Python json + unicodedata NFC", ["python3", f"{ROOT}/bench/peers/reviews-nfc.py"],
+              shutil.which("python3"))]
+    for name, argv, found in peers:
+        if not found:
+            print(f"{name:31} skipped: {argv[0]} is not installed")
+            continue
+        our_times, peer_times, our_peaks, peer_peaks, cpu_ratios = [], [], [], [], []
+        for _ in range(options.runs):
+            seconds, our_cpu, peak = timed_cpu(ours_argv, envelope, f"{work}/ours.out")
+            our_times.append(seconds)
+            our_peaks.append(peak)
+            seconds, peer_cpu, peak = timed_cpu(argv, envelope, f"{work}/peer.out")
+            peer_times.append(seconds)
+            peer_peaks.append(peak)
+            cpu_ratios.append(peer_cpu / our_cpu)
+        same = sh_output(f"wc -l < {work}/ours.out") == sh_output(f"wc -l < {work}/peer.out")
+        if argv[0] == "python3":
+            same = files_equal(f"{work}/ours.out", f"{work}/peer.out")
+        ratios = [p / o for o, p in zip(our_times, peer_times)]
+        print(f"{name:31} {megabytes / statistics.median(our_times):10.1f} "
+              f"{megabytes / statistics.median(peer_times):10.1f} {statistics.median(ratios):6.2f}× "
+              f"{statistics.median(cpu_ratios):8.2f}× "
+              f"{max(our_peaks):9.1f} {max(peer_peaks):9.1f}{'' if same else '  OUTPUTS DIFFER'}")
+    os.remove(envelope)
+    big = f"{work}/big.json"
+    sh(f"python3 {ROOT}/bench/reviews.py big {options.big_record} '{options.corpus}' > {big}")
+    size_mib = os.path.getsize(big) / (1 << 20)
+    seconds, peak = timed(ours_argv, big, "/dev/null")
+    print(f"one record of {size_mib:.1f} MiB: peak {peak:.1f} MiB (bound 2 × size + 16 = "
+          f"{2 * size_mib + 16:.1f} MiB), {seconds:.2f} s")
+    os.remove(big)
+
+
+def sh_output(command):
+    return subprocess.run(command, shell=True, check=True, capture_output=True, text=True).stdout.strip()
 
 
 def check(compare, work, source, peer):

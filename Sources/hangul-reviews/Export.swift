@@ -50,12 +50,23 @@ extension HangulReviews {
     var timeZone: String?
 
     @Option(
-      help: ArgumentHelp("Write dates in this locale's numeric style.", valueName: "locale"),
+      help: ArgumentHelp(
+        "Write dates in this locale's numeric style (default: from LC_ALL, LC_TIME or LANG, else ko_KR).",
+        valueName: "locale"),
       completion: .dateLocales)
-    var locale = "ko_KR"
+    var locale: String?
 
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
+
+    @Option(
+      help: ArgumentHelp("The member of an envelope that holds the records.", valueName: "name"))
+    var recordsField = "data"
+
+    /// The locale in effect.
+    var effectiveLocale: String {
+      locale ?? NumericDateStyle.defaultLocale(environment: environment)
+    }
 
     @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
     var quiet = false
@@ -70,7 +81,7 @@ extension HangulReviews {
         throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty.")
       }
       try ReviewTime.validate(timeZone)
-      if NumericDateStyle(locale: locale) == nil {
+      if let locale, NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
         throw ValidationError("Unknown locale '\(locale)'; use one of \(known).")
       }
@@ -82,7 +93,8 @@ extension HangulReviews {
             "--now '\(now)' is not a date like 2022-07-21T11:53:58Z or a number of seconds.")
         }
       }
-      if !relativeTime, now != nil || locale != "ko_KR" {
+      try ReviewTime.validateStandardOutput(files)
+      if !relativeTime, now != nil || locale != nil {
         throw ValidationError("--now and --locale only apply with --relative-time.")
       }
     }
@@ -93,7 +105,7 @@ extension HangulReviews {
       let errors = ErrorReport(diagnostics)
       let zone = ReviewTime.zone(timeZone)
       var relative: RelativeTime?
-      if relativeTime, let style = NumericDateStyle(locale: locale) {
+      if relativeTime, let style = NumericDateStyle(locale: effectiveLocale) {
         let instant: ReviewDate
         if let now {
           instant =
@@ -105,13 +117,12 @@ extension HangulReviews {
       }
       var filter = ReviewExportFilter(
         to: to, decompose: decompose, plainKeys: plain, relativeTime: relative,
-        contentField: contentField,
-        timeZone: zone
+        contentField: contentField, recordsField: recordsField, timeZone: zone,
+        structureProblem: { errors.add($0.description) }
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
         &filter, report: diagnostics.report)
       errors.finish()
-      for problem in filter.structureProblems { diagnostics.report(problem.description) }
       if !quiet {
         diagnostics.report(
           recordSummary(
@@ -119,7 +130,7 @@ extension HangulReviews {
             ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped)))
       }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsSkipped > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
+      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
     }
   }
 }

@@ -9,8 +9,9 @@ struct HangulReviews: ParsableCommand {
     commandName: "hangul-reviews",
     abstract: "Import and export review records as JSON for bulk loading.",
     discussion: """
-      Reads the review API's envelope {"data":[…]}, a bare array, or JSON Lines \
-      (detected from each input) and streams it record by record.
+      Reads any sequence of JSON values (JSON Lines, pretty-printed values, arrays of \
+      records, envelopes {"data":[…]} with the records anywhere among their members) \
+      and streams it record by record.
       """,
     version: toolVersion,
     subcommands: [Import.self, Export.self])

@@ -10,11 +10,15 @@ extension HangulReviews {
     static let configuration = CommandConfiguration(
       abstract: "Validate review records and write them as JSON Lines with normalized content.",
       discussion: """
-        Writes one record a line. The content member is normalized to NFC (--content \
+        Reads any sequence of JSON values: records, arrays of records, and envelopes \
+        (objects whose --records-field member is an array of records), as JSON Lines, \
+        pretty-printed, or joined one after another, with or without a byte order mark. \
+        Writes one record a line. Every content member is normalized to NFC (--content \
         text) or composed from keystrokes (--content keys, with the compose options); \
         every other member is kept exactly as it came. A record that is not an object, \
-        has no string content, has a createdAt that is not a date, or is not UTF-8 is \
-        reported, written to --rejects, and skipped; the exit status is then 65.
+        has no string content, has a createdAt that is not a date, or is not valid JSON \
+        or UTF-8 is reported with its position, written to --rejects, and skipped; a \
+        broken array or envelope is reported; the exit status is then 65.
 
         Examples:
           hangul-reviews import samples/reviews-keys.expected.jsonl > reviews.jsonl
@@ -42,8 +46,13 @@ extension HangulReviews {
     var contentField = "content"
 
     @Option(
+      help: ArgumentHelp("The member of an envelope that holds the records.", valueName: "name"))
+    var recordsField = "data"
+
+    @Option(
       help: ArgumentHelp(
-        "Read dates without a zone in this time zone (UTC, +09:00, Asia/Seoul).", valueName: "tz"),
+        "Read dates without a zone in this time zone (default: $TZ, else the system's).",
+        valueName: "tz"),
       completion: .timeZones)
     var timeZone: String?
 
@@ -57,6 +66,11 @@ extension HangulReviews {
 
     func validate() throws {
       try ReviewTime.validate(timeZone)
+      if let rejects, let input = FileIdentity.input(overwrittenBy: rejects, inputs: files) {
+        throw ValidationError(
+          "--rejects \(rejects) is the input \(input); name a file that is not an input.")
+      }
+      try ReviewTime.validateStandardOutput(files)
     }
 
     func run() throws {
@@ -75,8 +89,9 @@ extension HangulReviews {
       let mode: ReviewImportFilter.Content =
         content == .keys ? .keys(compose.keys, compose.composerOptions) : .text
       var filter = try ReviewImportFilter(
-        content: mode, contentField: contentField,
-        timeZone: ReviewTime.zone(timeZone)
+        content: mode, contentField: contentField, recordsField: recordsField,
+        timeZone: ReviewTime.zone(timeZone),
+        structureProblem: { errors.add($0.description) }
       ) { reject in
         errors.add(reject.message)
         rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
@@ -89,7 +104,6 @@ extension HangulReviews {
       }
       progress.clear()
       errors.finish()
-      for problem in filter.structureProblems { diagnostics.report(problem.description) }
       rejectFile?.close()
       if !quiet {
         diagnostics.report(
@@ -98,7 +112,7 @@ extension HangulReviews {
             ("rejected", filter.recordsRejected)))
       }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsRejected > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
+      if filter.recordsRejected > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
     }
   }
 }
@@ -130,21 +144,30 @@ final class ProgressLine {
 
 /// Time settings shared by the subcommands.
 enum ReviewTime {
-  /// Checks a --time-zone value.
+  /// Checks a --time-zone value, or else $TZ.
   static func validate(_ name: String?) throws {
-    if let name, ReviewTimeZone(name) == nil {
+    let (value, source) = name.map { ($0, "--time-zone") } ?? (environment("TZ"), "TZ")
+    if let value, ReviewTimeZone(value) == nil {
       throw ValidationError(
-        "Unknown time zone '\(name)'; use UTC, an offset such as +09:00, or a name such as Asia/Seoul."
+        "\(source) '\(value)' names no time zone; use UTC, an offset such as +09:00, a zone such as Asia/Seoul or :Asia/Seoul, or a POSIX rule such as KST-9."
       )
     }
   }
 
-  /// The time zone named by an option, else by TZ, else UTC.
+  /// The time zone named by an option, else by TZ, else the system's local zone.
   static func zone(_ name: String?) -> ReviewTimeZone {
     if let name, let zone = ReviewTimeZone(name) { return zone }
     if let name = environment("TZ"), let zone = ReviewTimeZone(name) {
       return zone
     }
-    return .utc
+    return .local
+  }
+
+  /// Refuses a standard output that is one of the inputs (it would be written over).
+  static func validateStandardOutput(_ files: [String]) throws {
+    if let input = FileIdentity.input(onDescriptor: 1, inputs: files) {
+      throw ValidationError(
+        "Standard output is the input \(input); write the output to another file.")
+    }
   }
 }

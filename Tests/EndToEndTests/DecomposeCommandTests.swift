@@ -81,8 +81,8 @@ struct DecomposeCommandTests {
     let bytes = folder.appendingPathComponent("bytes").path
     #expect(
       result.stderr
-        == "hangul-decompose: \(bytes):1:1: warning: byte 0x80 is not UTF-8 (bytes that are not "
-        + "UTF-8 pass through unchanged); if the file is in another encoding, name it with "
+        == "hangul-decompose: \(bytes):1:1: warning: byte 0x80 is not UTF-8; "
+        + "if the file is in another encoding, name it with "
         + "--from-code\nhangul-decompose: \(missing): No such file or directory\n")
   }
 

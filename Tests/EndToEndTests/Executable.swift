@@ -24,13 +24,22 @@ struct Executable {
     url = folder.appendingPathComponent(name)
   }
 
-  /// Runs with `arguments`, feeding `input` on standard input.
-  func run(_ arguments: [String], input: Data = Data(), currentDirectory: URL? = nil) throws
+  /// Runs with `arguments`, feeding `input` on standard input; `environment`
+  /// sets variables (a `nil` value removes one).
+  func run(
+    _ arguments: [String], input: Data = Data(), currentDirectory: URL? = nil,
+    environment: [String: String?] = [:]
+  ) throws
     -> Result
   {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
+    if !environment.isEmpty {
+      var variables = ProcessInfo.processInfo.environment
+      for (name, value) in environment { variables[name] = value }
+      process.environment = variables
+    }
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
     let stdin = Pipe()
     let stdout = Pipe()

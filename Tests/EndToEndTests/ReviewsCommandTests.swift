@@ -37,10 +37,12 @@ struct ReviewsCommandTests {
     #expect(messages.count == 2)
     #expect(
       messages[0].contains(
-        "reviews-api.json:71: record 3 rejected: createdAt: \"어제\" is not a date"))
+        "reviews-api.json:89:20: record 3 rejected: createdAt: \"어제\" is not a date"))
     #expect(messages[1] == "hangul-reviews: read 5 records, imported 4, rejected 1")
     let rejected = try String(contentsOf: rejects, encoding: .utf8)
-    #expect(rejected.hasPrefix(#"{"index":3,"line":71,"reason":"createdAt: \"어제\" is not a date"#))
+    #expect(
+      rejected.hasPrefix(
+        #"{"index":3,"line":89,"column":20,"reason":"createdAt: \"어제\" is not a date"#))
     #expect(rejected.contains(#""record":{"_id":"62d95177b9e976599d770058""#))
     // No progress line when standard error is not a terminal.
     #expect(!result.stderr.contains("\r"))

@@ -143,7 +143,7 @@ struct EncodingTests {
     #expect(firstInvalid([0x61, 0xC9, 0x20, 0x62])?.likelyEncoding == nil)
     #expect(
       firstInvalid(cp949)?.warning(file: "old.txt")
-        == "old.txt:1:1: warning: byte 0xBF is not UTF-8 (bytes that are not UTF-8 pass through "
-        + "unchanged); the file looks like CP949: try --from-code cp949")
+        == "old.txt:1:1: warning: byte 0xBF is not UTF-8; the file looks like CP949: "
+        + "try --from-code cp949")
   }
 }

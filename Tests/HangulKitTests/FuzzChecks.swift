@@ -58,7 +58,14 @@ enum FuzzChecks {
   /// parses to the same value, is stable, and is the input without the
   /// whitespace between tokens; the splitter finds it whole in an array.
   static func json(_ input: [UInt8]) -> String? {
+    // The import never traps, and counts every record it reads.
+    if let problem = reviewImport(input) { return problem }
     guard let value = try? JSONParser.parse(input, maximumDepth: 64) else { return nil }
+    // Valid JSON is a record (or an array of records) without any problem.
+    var checker = JSONRecordSplitter()
+    var broken = false
+    checker.feed(input, isLast: true) { broken = broken || $0.problem != nil }
+    if broken || checker.structureProblemCount > 0 { return "the splitter refused valid JSON" }
     let written = JSONRecordWriter.rewrite(input)
     if (try? JSONParser.parse(written, maximumDepth: 64)) != value {
       return "rewrite changed the value"
@@ -75,6 +82,21 @@ enum FuzzChecks {
     for record in records where (try? JSONParser.parse(record, maximumDepth: 64)) != value {
       return "split record differs"
     }
+    return nil
+  }
+
+  /// `hangul-reviews import` on any bytes: no trap; read = imported + rejected.
+  static func reviewImport(_ input: [UInt8]) -> String? {
+    guard var filter = try? ReviewImportFilter(reject: { _ in }) else { return "no ICU" }
+    let output = feed(&filter, input, pieces: 3)
+    if filter.recordsRead != filter.recordsImported + filter.recordsRejected {
+      return
+        "read \(filter.recordsRead), imported \(filter.recordsImported), rejected \(filter.recordsRejected)"
+    }
+    if output.filter({ $0 == 0x0A }).count != filter.recordsImported {
+      return "\(filter.recordsImported) imported but other lines out"
+    }
+    if !isValidUTF8(output) { return "invalid UTF-8 out" }
     return nil
   }
 

@@ -121,7 +121,8 @@ struct ReviewTests {
       (#"{"content":"x","createdAt":"yesterday"}"#, #"createdAt: "yesterday" is not a date"#),
       (#"{"content":"x","createdAt":"2022-02-30T00:00:00Z"}"#, "is not a date"),
       (#"{"content":"x","createdAt":true}"#, "must be a string or a number"),
-      (#"{"content":"x",}"#, "not valid JSON"), (#"{"content":"x" "y"}"#, "not valid JSON"),
+      (#"{"content":"x",}"#, "unexpected '}' after ','"),
+      (#"{"content":"x" "y"}"#, #"unexpected '"'"#),
     ])
   func rejectReasons(record: String, reason: String) throws {
     let input = "[\n" + #"{"content":"앞"}"# + ",\n" + record + ",\n" + #"{"content":"뒤"}"# + "\n]"
@@ -132,7 +133,7 @@ struct ReviewTests {
     #expect(reject.index == 1)
     #expect(reject.line == 3)
     #expect(reject.reason.contains(reason), "\(reject.reason)")
-    #expect(reject.message.hasPrefix("in.json:3: record 1 rejected: "))
+    #expect(reject.message.hasPrefix("in.json:3:\(reject.column): record 1 rejected: "))
     let line = try JSONParser.parse(Array(reject.jsonLine.utf8))
     #expect(line["index"] == .number("1"))
     #expect(line["line"] == .number("3"))
@@ -155,13 +156,16 @@ struct ReviewTests {
     let invalid = try importing(
       Array(#"{"content":"a"}"#.utf8) + [0x0A] + Array(#"{"content":""#.utf8) + [0xFF]
         + Array(#""}"#.utf8))
-    #expect(invalid.rejects.map(\.reason) == ["invalid UTF-8"])
+    #expect(invalid.rejects.map(\.reason) == ["invalid UTF-8: byte 0xFF"])
+    #expect(invalid.rejects.map(\.column) == [13])
     #expect(invalid.output == #"{"content":"a"}"# + "\n")
     let truncated = try importing(#"{"data":[{"content":"a"},{"content":"b"#)
     #expect(truncated.output == #"{"content":"a"}"# + "\n")
-    #expect(truncated.rejects.map(\.reason) == ["the input ends in the middle of this record"])
+    #expect(truncated.rejects.map(\.reason) == ["unexpected end of input inside a string"])
     #expect(
-      truncated.filter.structureProblems.map(\.message) == ["the input ends before the array does"])
+      truncated.filter.structureProblems.map(\.message) == [
+        "unexpected end of input inside the envelope that starts at 1:1"
+      ])
   }
 
   @Test("records come out as they complete, before the input ends")

@@ -1,60 +1,225 @@
-/// Splits a stream of review records into one record at a time, whatever
-/// shape holds them: an API envelope `{"data":[…]}`, a bare array `[…]`, or
-/// JSON Lines. The shape is detected from the input itself: `[` starts an
-/// array; `{` whose first member is `"data"` with an array value starts an
-/// envelope; anything else is JSON Lines.
+/// Splits a stream of JSON values into review records, whatever shape holds
+/// them: any sequence of top-level values separated by whitespace (JSON
+/// Lines, pretty-printed values one after another, several arrays or
+/// envelopes joined), with or without a UTF-8 byte order mark. Each top-level
+/// value is a record, an array of records, or an envelope: an object whose
+/// `recordsField` member (wherever it stands) is an array of records; the
+/// envelope's other members are read past.
 ///
 ///     var splitter = JSONRecordSplitter()
 ///     var records: [String] = []
-///     splitter.feed(Array(#"{"data":[{"a":1},{"b":2}]}"#.utf8), isLast: true) { record in
-///       records.append(String(decoding: record.bytes, as: UTF8.self))
+///     splitter.feed(Array(#"{"ok":1,"data":[{"a":1},{"b":2}]} {"c":3}"#.utf8), isLast: true) {
+///       records.append(String(decoding: $0.bytes, as: UTF8.self))
 ///     }
-///     // records == [#"{"a":1}"#, #"{"b":2}"#]
+///     // records == [#"{"a":1}"#, #"{"b":2}"#, #"{"c":3}"#]
 ///
-/// Each byte is looked at once (O(n)); memory is the largest record. The
-/// splitter only finds where records begin and end (strings, escapes and
-/// nesting); each record is then parsed strictly on its own, so a malformed
-/// record does not stop the others.
+/// Every byte is checked as RFC 8259 and UTF-8 require, once (O(n)); memory
+/// is the largest record (plus the nesting of the value being read). A
+/// record with a syntax error carries the error and its position; the
+/// splitter resynchronizes on bracket kinds (a closer that belongs to an
+/// enclosing array ends the broken record there; a `{` or `[` that starts a
+/// line left of where a broken record started begins the next record), so a
+/// broken record does not swallow the ones after it. A problem with an
+/// array or envelope itself (a missing or extra comma, a stray bracket, text
+/// after the end) is a ``structureProblems`` entry with its position.
 public struct JSONRecordSplitter: Sendable {
-  /// The shape of the input.
-  public enum Shape: String, Sendable {
-    case envelope
-    case array
-    case lines
+  /// A syntax error in a record, or a problem with the structure around records.
+  public struct Problem: Sendable, Equatable {
+    public var message: String
+    /// The line (1-based) and column (1-based, in characters) of the offending character.
+    public var line: Int
+    public var column: Int
+    /// The byte offset of the offending character in the record (records only).
+    public var offset: Int
   }
 
-  /// One record: its bytes, its 0-based index and the input line it starts on.
+  /// A top-level member of an object record: where its name and value are in the record's bytes.
+  public struct Member: Sendable, Equatable {
+    /// The name's token, quotes included.
+    public var name: Range<Int>
+    /// The value's token (or nested value), as it came.
+    public var value: Range<Int>
+  }
+
+  /// One record: its bytes as they came, where it starts, and what was found in it.
   public struct Record: Sendable {
     public var bytes: [UInt8]
+    /// Its 0-based index in the input.
     public var index: Int
+    /// The line and column (in characters) of its first character.
     public var line: Int
-    /// Why the record is known to be broken before parsing (cut off by the end of input).
-    public var problem: String?
+    public var column: Int
+    /// Why the record is not valid JSON, if it is not.
+    public var problem: Problem?
+    /// Whether it is an object (its first byte is `{`).
+    public var isObject: Bool
+    /// Its top-level members, in order (valid objects only).
+    public var members: [Member]
+    /// Whether there is whitespace between its tokens.
+    public var hasWhitespace: Bool
   }
 
-  /// The detected shape, once known.
-  public private(set) var shape: Shape?
-  /// A problem with the envelope or array itself (not with one record).
-  public private(set) var structureProblems: [(line: Int, message: String)] = []
+  /// The member that holds an envelope's records.
+  public let recordsField: String
+  /// Problems with the structure around records found since ``takeStructureProblems()``
+  /// was last called (call it after each chunk: memory stays bounded).
+  public private(set) var structureProblems: [Problem] = []
+  /// How many structure problems there were in all.
+  public private(set) var structureProblemCount = 0
+  /// How many records were found.
+  public private(set) var recordCount = 0
 
-  private var prefix: [UInt8] = []
-  private var record: [UInt8] = []
-  private var recordLine = 1
+  // Frames of the nesting: kind, what comes next, and role.
+  private struct Frame: Sendable {
+    var isObject: Bool
+    var state: State
+    var role: Role
+  }
+
+  private enum State: UInt8, Sendable {
+    case nameOrEnd, name, colon, value, commaOrEndObject
+    case valueOrEnd, element, commaOrEndArray
+  }
+
+  private enum Role: UInt8, Sendable {
+    case plain, envelope, records
+  }
+
+  private enum Token: UInt8, Sendable {
+    case none, string, number, literal
+  }
+
+  private enum NumberState: UInt8, Sendable {
+    case minus, zero, integer, dot, fraction, exponent, exponentSign, exponentDigits
+
+    var isComplete: Bool {
+      self == .zero || self == .integer || self == .fraction || self == .exponentDigits
+    }
+  }
+
+  /// The nesting, with the innermost frame kept out of the array (it changes with every token).
+  private struct FrameStack: Sendable {
+    private var outer: [Frame] = []
+    private var top = Frame(isObject: false, state: .value, role: .plain)
+    private(set) var count = 0
+
+    var isEmpty: Bool {
+      @inline(__always) get { count == 0 }
+    }
+    var last: Frame? {
+      @inline(__always) get { count == 0 ? nil : top }
+    }
+    var first: Frame? { count == 0 ? nil : count == 1 ? top : outer[0] }
+
+    subscript(index: Int) -> Frame {
+      @inline(__always) get { index == count - 1 ? top : outer[index] }
+      @inline(__always) set {
+        if index == count - 1 { top = newValue } else { outer[index] = newValue }
+      }
+    }
+
+    @inline(__always)
+    mutating func append(_ frame: Frame) {
+      if count > 0 { outer.append(top) }
+      top = frame
+      count += 1
+    }
+
+    @inline(__always)
+    mutating func removeLast() {
+      count -= 1
+      if count > 0 { top = outer.removeLast() }
+    }
+
+    mutating func removeLast(_ number: Int) {
+      for _ in 0..<number { removeLast() }
+    }
+
+    mutating func removeAll() {
+      outer.removeAll()
+      count = 0
+    }
+
+    func lastIndex(where predicate: (Frame) -> Bool) -> Int? {
+      var index = count - 1
+      while index >= 0 {
+        if predicate(self[index]) { return index }
+        index -= 1
+      }
+      return nil
+    }
+  }
+
+  private let recordsFieldBytes: [UInt8]
+  private var stack = FrameStack()
+
+  // Position.
+  private var chunkStart = 0  // absolute offset of the current chunk
   private var line = 1
-  private var index = 0
-  private var depth = 0
-  private var inString = false
-  private var escaped = false
-  /// Array shapes: whether the array has ended (then only the rest of the envelope follows).
-  private var arrayEnded = false
-  private var trailerDepth = 0
+  private var anchorOffset = 0  // a known (offset, column) on the current line
+  private var anchorColumn = 1
+  private var lineHasContent = false
+  private var started = false
+  private var startBytes: [UInt8] = []
 
-  public init() {}
+  // The token being read.
+  private var token = Token.none
+  private var stringIsName = false
+  private var escape = 0  // 0 none, 1 after a backslash, 2...5 reading \u hex digits
+  private var unicodeUnit: UInt32 = 0
+  private var highSurrogatePending = false
+  private var utf8Needed = 0
+  private var utf8Low: UInt8 = 0x80
+  private var utf8High: UInt8 = 0xBF
+  private var numberState = NumberState.zero
+  private var literal: StaticString = "true"
+  private var literalPosition = 0
+
+  // The name of the member being read in a top-level object.
+  private var nameBytes: [UInt8] = []
+  private var nameStart = -1  // index in the chunk where the name's bytes start, or -1
+  private var nameOverflow = false
+  private var pendingStringEnd = -1
+
+  // The record being read.
+  private var inRecord = false
+  private var record: [UInt8] = []
+  private var segmentStart = 0  // index in the chunk where the unsaved record bytes start
+  private var recordBase = 0  // stack depth outside the record
+  private var recordLine = 1
+  private var recordColumn = 1
+  private var recordFirstOnLine = false
+  private var recordIsObject = false
+  private var recordHasWhitespace = false
+  private var problem: Problem?
+  private var garbageRecord = false
+  private var lenientString = false
+  private var lenientEscape = false
+  private var members: [Member] = []
+  private var memberName = 0..<0
+  private var memberValueStart = 0
+  private var skippingText = false
+  /// A closer in a broken record that matches an array or envelope around it:
+  /// its offset in the record and the frame it matches, until the next
+  /// character tells whether it was stray (the record's own closer follows) or
+  /// ends the record.
+  private var pendingCloser = -1
+  private var pendingCloserMatch = 0
+  private var topLine = 1
+  private var topColumn = 1
+
+  /// How deep a record may nest (as ``JSONParser`` allows): deeper is a syntax error.
+  public static let maximumDepth = JSONParser.defaultMaximumDepth
+
+  public init(recordsField: String = "data") {
+    self.recordsField = recordsField
+    recordsFieldBytes = Array(recordsField.utf8)
+  }
 
   /// Feeds the next chunk; `body` receives each complete record.
-  public mutating func feed(
-    _ chunk: [UInt8], isLast: Bool, _ body: (Record) throws -> Void
-  ) rethrows {
+  public mutating func feed(_ chunk: [UInt8], isLast: Bool, _ body: (Record) throws -> Void)
+    rethrows
+  {
     try chunk.withUnsafeBufferPointer { try feed($0, isLast: isLast, body) }
   }
 
@@ -62,16 +227,18 @@ public struct JSONRecordSplitter: Sendable {
   public mutating func feed(
     _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, _ body: (Record) throws -> Void
   ) rethrows {
-    if shape == nil {
-      prefix.append(contentsOf: chunk)
-      guard let detected = Self.detect(prefix, isLast: isLast) else { return }
-      shape = detected.shape
-      let buffered = prefix
-      prefix = []
-      for byte in buffered[..<detected.skip] where byte == 0x0A { line += 1 }
-      if detected.shape != .lines { depth = detected.shape == .envelope ? 2 : 1 }
+    if !started {
+      // A byte order mark may start the input: decide once three bytes are in.
+      startBytes.append(contentsOf: chunk)
+      guard startBytes.count >= 3 || isLast else { return }
+      started = true
+      let buffered = startBytes
+      startBytes = []
+      let skip = buffered.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      chunkStart = skip
+      anchorOffset = skip
       try buffered.withUnsafeBufferPointer {
-        try scan(UnsafeBufferPointer(rebasing: $0[detected.skip...]), body)
+        try scan(UnsafeBufferPointer(rebasing: $0[skip...]), body)
       }
     } else {
       try scan(chunk, body)
@@ -79,170 +246,814 @@ public struct JSONRecordSplitter: Sendable {
     if isLast { try finish(body) }
   }
 
-  /// Decides the shape from the start of the input, if it can yet; `skip` is
-  /// how many bytes belong to the envelope's or array's opening.
-  static func detect(_ bytes: [UInt8], isLast: Bool) -> (shape: Shape, skip: Int)? {
-    var position = 0
-    func skipSpace() {
-      while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
-        position += 1
+  // MARK: - Positions
+
+  /// The column (in characters) of the byte at `index` of the chunk, which is on the current line.
+  private mutating func column(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var position = max(anchorOffset - chunkStart, 0)
+    guard position < index else { return anchorColumn }
+    var column = anchorColumn
+    while position < index {
+      if bytes[position] & 0xC0 != 0x80 { column += 1 }
+      position += 1
+    }
+    anchorOffset = chunkStart + index
+    anchorColumn = column
+    return column
+  }
+
+  @inline(__always)
+  private mutating func newline(at index: Int) {
+    line += 1
+    anchorOffset = chunkStart + index + 1
+    anchorColumn = 1
+    lineHasContent = false
+  }
+
+  /// The offset in the record of the byte at `index` of the chunk.
+  @inline(__always)
+  private func recordOffset(_ index: Int) -> Int {
+    record.count + index - segmentStart
+  }
+
+  /// How a character is named in messages: `'}'`, `U+000A`, `byte 0xFF`.
+  static func describe(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> String {
+    let byte = bytes[index]
+    if byte >= 0x20, byte < 0x7F { return "'\(Unicode.Scalar(byte))'" }
+    if byte < 0x80 { return "U+" + hex(UInt32(byte), digits: 4) }
+    if case .scalar(let value, _) = UTF8Stream.step(bytes, at: index) {
+      if let scalar = Unicode.Scalar(value), !scalar.properties.isWhitespace,
+        scalar.properties.generalCategory != .control, scalar.properties.generalCategory != .format
+      {
+        return "'\(scalar)' (U+\(hex(value, digits: 4)))"
+      }
+      return "U+" + hex(value, digits: 4)
+    }
+    return "byte 0x" + hex(UInt32(byte), digits: 2)
+  }
+
+  static func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+  }
+
+  // MARK: - Problems
+
+  /// A syntax error at the byte at `index`: the record's problem, or a structure problem.
+  private mutating func fail(_ message: String, at index: Int, in bytes: UnsafeBufferPointer<UInt8>)
+  {
+    let column = column(at: index, in: bytes)
+    if inRecord {
+      if problem == nil {
+        problem = Problem(message: message, line: line, column: column, offset: recordOffset(index))
+      }
+    } else {
+      addStructureProblem(Problem(message: message, line: line, column: column, offset: 0))
+    }
+  }
+
+  private mutating func addStructureProblem(_ problem: Problem) {
+    structureProblemCount += 1
+    structureProblems.append(problem)
+  }
+
+  /// The structure problems found since the last call, in input order.
+  public mutating func takeStructureProblems() -> [Problem] {
+    defer { structureProblems.removeAll() }
+    return structureProblems
+  }
+
+  // MARK: - Records
+
+  private mutating func startRecord(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    inRecord = true
+    recordBase = stack.count
+    segmentStart = index
+    record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+    members.removeAll(keepingCapacity: true)
+    problem = nil
+    pendingCloser = -1
+    garbageRecord = false
+    lenientString = false
+    lenientEscape = false
+    recordHasWhitespace = false
+    recordIsObject = bytes[index] == UInt8(ascii: "{")
+    recordLine = line
+    recordColumn = column(at: index, in: bytes)
+    recordFirstOnLine = !lineHasContent
+  }
+
+  /// Ends the record just before `end` and hands it to `body`.
+  private mutating func finishRecord(
+    at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
+    _ body: (Record) throws -> Void
+  ) rethrows {
+    record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]))
+    if let cut, cut < record.count { record.removeSubrange(cut...) }
+    if problem != nil {
+      // A broken record ends where its text does, not with the line break after it.
+      while let last = record.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
+        record.removeLast()
       }
     }
-    // A byte order mark is allowed before the first token.
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-    skipSpace()
-    guard position < bytes.count else { return isLast ? (.lines, 0) : nil }
-    if bytes[position] == UInt8(ascii: "[") { return (.array, position + 1) }
-    guard bytes[position] == UInt8(ascii: "{") else { return (.lines, 0) }
-    position += 1
-    skipSpace()
-    let name = Array(#""data""#.utf8)
-    guard position + name.count <= bytes.count else { return isLast ? (.lines, 0) : nil }
-    guard Array(bytes[position..<(position + name.count)]) == name else { return (.lines, 0) }
-    position += name.count
-    skipSpace()
-    guard position < bytes.count else { return isLast ? (.lines, 0) : nil }
-    guard bytes[position] == UInt8(ascii: ":") else { return (.lines, 0) }
-    position += 1
-    skipSpace()
-    guard position < bytes.count else { return isLast ? (.lines, 0) : nil }
-    return bytes[position] == UInt8(ascii: "[") ? (.envelope, position + 1) : (.lines, 0)
+    inRecord = false
+    if stack.count > recordBase { stack.removeLast(stack.count - recordBase) }
+    token = .none
+    let found = Record(
+      bytes: record, index: recordCount, line: recordLine, column: recordColumn,
+      problem: problem, isObject: recordIsObject, members: problem == nil ? members : [],
+      hasWhitespace: recordHasWhitespace)
+    recordCount += 1
+    try body(found)
   }
 
-  private mutating func emit(_ body: (Record) throws -> Void, problem: String? = nil) rethrows {
-    defer {
-      record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
-      index += 1
-    }
-    try body(Record(bytes: record, index: index, line: recordLine, problem: problem))
-  }
-
-  private static func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-  }
+  // MARK: - Scanning
 
   private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void)
     rethrows
   {
-    if shape == .lines {
-      var start = 0
-      for position in bytes.indices where bytes[position] == 0x0A {
-        record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        if !record.allSatisfy(Self.isSpace) {
-          try emit(body)
-        } else {
-          record.removeAll(keepingCapacity: true)
-        }
-        line += 1
-        recordLine = line
-        start = position + 1
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      if inRecord, problem != nil {
+        try lenient(at: index, in: bytes, body)
+        index += 1
+        continue
       }
-      record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+      switch token {
+      case .string:
+        index = scanString(from: index, in: bytes)
+        if pendingStringEnd >= 0 {
+          let end = pendingStringEnd
+          pendingStringEnd = -1
+          try valueEnded(at: end, in: bytes, body)
+        }
+        continue
+      case .number:
+        if continueNumber(bytes[index]) {
+          index += 1
+          continue
+        }
+        if !numberState.isComplete {
+          fail("unexpected \(Self.describe(bytes, at: index)) in a number", at: index, in: bytes)
+          token = .none
+          continue
+        }
+        token = .none
+        try valueEnded(at: index, in: bytes, body)
+        continue
+      case .literal:
+        let expected = literal.withUTF8Buffer { $0[literalPosition] }
+        if bytes[index] != expected {
+          fail(
+            "unexpected \(Self.describe(bytes, at: index)) in '\(literal)'", at: index, in: bytes)
+          token = .none
+          continue
+        }
+        literalPosition += 1
+        index += 1
+        if literalPosition == literal.utf8CodeUnitCount {
+          token = .none
+          try valueEnded(at: index, in: bytes, body)
+        }
+        continue
+      case .none:
+        break
+      }
+      if skippingText {
+        // Text between values: skipped up to whitespace or the start of an object or array.
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+          skippingText = false
+          continue
+        }
+        if byte == 0x0A {
+          skippingText = false
+          newline(at: index)
+        } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+          skippingText = false
+        }
+        index += 1
+        continue
+      }
+      try structural(at: index, in: bytes, body)
+      index += 1
+    }
+    // Keep what the chunk held of the record and of a member name.
+    if inRecord {
+      record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<count]))
+      segmentStart = 0
+    }
+    if nameStart >= 0 {
+      appendName(UnsafeBufferPointer(rebasing: bytes[nameStart..<count]))
+      nameStart = 0
+    }
+    _ = column(at: count, in: bytes)
+    chunkStart += count
+  }
+
+  /// One byte outside strings, numbers and literals, in a valid stretch.
+  private mutating func structural(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    let byte = bytes[index]
+    switch byte {
+    case 0x20, 0x09, 0x0D:
+      if inRecord { recordHasWhitespace = true }
+      return
+    case 0x0A:
+      if inRecord { recordHasWhitespace = true }
+      newline(at: index)
+      return
+    default:
+      break
+    }
+    let state = stack.last?.state
+    switch byte {
+    case UInt8(ascii: "\""):
+      if state == .nameOrEnd || state == .name {
+        stack[stack.count - 1].state = .colon
+        beginString(at: index, isName: true, in: bytes)
+      } else if try beginValue(at: index, in: bytes, body) {
+        beginString(at: index, isName: false, in: bytes)
+      }
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      let isObject = byte == UInt8(ascii: "{")
+      let holdsRecords = !isObject && (stack.isEmpty && !inRecord || isRecordsMember)
+      if try beginValue(at: index, in: bytes, body) {
+        var role = Role.plain
+        if holdsRecords {
+          if inRecord {
+            // The top-level object being read is an envelope: what came before is read past.
+            inRecord = false
+            record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+            stack[0].role = .envelope
+          }
+          role = .records
+        }
+        stack.append(
+          Frame(isObject: isObject, state: isObject ? .nameOrEnd : .valueOrEnd, role: role))
+        if inRecord, stack.count - recordBase > Self.maximumDepth {
+          fail("nesting deeper than \(Self.maximumDepth)", at: index, in: bytes)
+        }
+        if stack.count == 1 {
+          topLine = line
+          topColumn = column(at: index, in: bytes)
+        }
+      }
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      let isObject = byte == UInt8(ascii: "}")
+      let closes =
+        isObject
+        ? state == .nameOrEnd || state == .commaOrEndObject
+        : state == .valueOrEnd || state == .commaOrEndArray
+      guard closes else {
+        let after = state == .name || state == .element ? " after ','" : ""
+        fail("unexpected \(Self.describe(bytes, at: index))\(after)", at: index, in: bytes)
+        if inRecord {
+          try lenient(at: index, in: bytes, body)
+        } else if state == .name || state == .element, stack.last?.isObject == isObject {
+          // A trailing comma: the container still ends here.
+          stack.removeLast()
+          try valueEnded(at: index + 1, in: bytes, body)
+        }
+        return
+      }
+      stack.removeLast()
+      try valueEnded(at: index + 1, in: bytes, body)
+    case UInt8(ascii: ","):
+      if state == .commaOrEndObject {
+        stack[stack.count - 1].state = .name
+      } else if state == .commaOrEndArray {
+        stack[stack.count - 1].state = .element
+      } else {
+        unexpected(at: index, in: bytes)
+        if inRecord { try lenient(at: index, in: bytes, body) }
+      }
+    case UInt8(ascii: ":"):
+      if state == .colon {
+        stack[stack.count - 1].state = .value
+      } else {
+        unexpected(at: index, in: bytes)
+        if inRecord { try lenient(at: index, in: bytes, body) }
+      }
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if try beginValue(at: index, in: bytes, body) {
+        token = .number
+        numberState = .minus
+        _ = continueNumber(byte)
+      }
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+      if try beginValue(at: index, in: bytes, body) {
+        token = .literal
+        literal = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
+        literalPosition = 1
+      }
+    default:
+      if stack.isEmpty, !inRecord, !lineHasContent {
+        // A line of something else at the top level: a record that is not JSON, up to the line's end.
+        startRecord(at: index, in: bytes)
+        garbageRecord = true
+        fail("unexpected \(Self.describe(bytes, at: index))", at: index, in: bytes)
+      } else {
+        unexpected(at: index, in: bytes)
+        if inRecord { try lenient(at: index, in: bytes, body) }
+      }
+    }
+    lineHasContent = true
+  }
+
+  /// Reports an unexpected character; at the top level, the text it starts is skipped.
+  private mutating func unexpected(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    let place = stack.isEmpty && !inRecord ? " between values" : ""
+    fail("unexpected \(Self.describe(bytes, at: index))\(place)", at: index, in: bytes)
+    if stack.isEmpty, !inRecord { skippingText = true }
+  }
+
+  /// Whether the value about to start is the records member of a top-level object.
+  private var isRecordsMember: Bool {
+    guard stack.count == 1, stack[0].isObject, stack[0].state == .value, !nameOverflow else {
+      return false
+    }
+    if !inRecord { return stack[0].role == .envelope && nameMatches }
+    return recordBase == 0 && problem == nil && nameMatches
+  }
+
+  private var nameMatches: Bool {
+    if !nameBytes.contains(UInt8(ascii: "\\")) { return nameBytes == recordsFieldBytes }
+    let token = [UInt8(ascii: "\"")] + nameBytes + [UInt8(ascii: "\"")]
+    return (try? JSONParser.parse(token))?.stringValue == recordsField
+  }
+
+  /// A value starts at `index`: checks that one may, starts a record where
+  /// records are, notes member positions. Returns whether to read the value.
+  private mutating func beginValue(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows -> Bool {
+    if let frame = stack.last {
+      switch frame.state {
+      case .value:
+        stack[stack.count - 1].state = .commaOrEndObject
+      case .valueOrEnd, .element:
+        stack[stack.count - 1].state = .commaOrEndArray
+      case .commaOrEndArray where !inRecord:
+        // A missing comma between records: report it, read the record.
+        fail("missing ',' before \(Self.describe(bytes, at: index))", at: index, in: bytes)
+      default:
+        fail("unexpected \(Self.describe(bytes, at: index))", at: index, in: bytes)
+        if inRecord { try lenient(at: index, in: bytes, body) }
+        return false
+      }
+    }
+    let startsRecord =
+      stack.isEmpty ? bytes[index] != UInt8(ascii: "[") : stack[stack.count - 1].role == .records
+    if !inRecord, startsRecord {
+      startRecord(at: index, in: bytes)
+    } else if inRecord, recordIsObject, stack.count == recordBase + 1 {
+      memberValueStart = recordOffset(index)
+    }
+    return true
+  }
+
+  /// A value ended just before `end`: the record, or a member of it, may be complete.
+  private mutating func valueEnded(
+    at end: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    guard inRecord else { return }
+    if stack.count == recordBase {
+      try finishRecord(at: end, in: bytes, body)
+    } else if recordIsObject, stack.count == recordBase + 1 {
+      members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+    }
+  }
+
+  private mutating func appendName(_ bytes: UnsafeBufferPointer<UInt8>) {
+    if nameBytes.count + bytes.count > 4096 {
+      nameOverflow = true
+    } else {
+      nameBytes.append(contentsOf: bytes)
+    }
+  }
+
+  // MARK: - Strings
+
+  private mutating func beginString(
+    at index: Int, isName: Bool, in bytes: UnsafeBufferPointer<UInt8>
+  ) {
+    token = .string
+    stringIsName = isName
+    escape = 0
+    highSurrogatePending = false
+    utf8Needed = 0
+    if isName {
+      if stack.count == 1 {
+        nameBytes.removeAll(keepingCapacity: true)
+        nameOverflow = false
+        nameStart = index + 1
+      }
+      if inRecord, recordIsObject, stack.count == recordBase + 1 {
+        memberName = recordOffset(index)..<recordOffset(index)
+      }
+    }
+  }
+
+  /// Reads string bytes from `start`; returns the index to go on from.
+  private mutating func scanString(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      if utf8Needed == 0, escape == 0, !highSurrogatePending {
+        index = Self.skipPlainText(bytes, from: index)
+        guard index < count else { break }
+      }
+      let byte = bytes[index]
+      if utf8Needed > 0 {
+        guard byte >= utf8Low, byte <= utf8High else {
+          return stringFailure(
+            "invalid UTF-8: \(Self.describe(bytes, at: index)) where a continuation byte belongs",
+            at: index, in: bytes, reread: true)
+        }
+        utf8Needed -= 1
+        utf8Low = 0x80
+        utf8High = 0xBF
+        index += 1
+        continue
+      }
+      if escape > 0 {
+        if let message = escapeProblem(byte, at: index, in: bytes) {
+          return stringFailure(message, at: index, in: bytes, reread: byte == UInt8(ascii: "\""))
+        }
+        index += 1
+        continue
+      }
+      // The common case: plain ASCII and whole UTF-8 sequences.
+      if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        if highSurrogatePending {
+          return stringFailure(
+            "a lone surrogate in a \\u escape", at: index, in: bytes, reread: true)
+        }
+        index += 1
+        while index < count {
+          let next = bytes[index]
+          guard next >= 0x20, next < 0x80, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\")
+          else { break }
+          index += 1
+        }
+        continue
+      }
+      if byte >= 0x80 {
+        if highSurrogatePending {
+          return stringFailure(
+            "a lone surrogate in a \\u escape", at: index, in: bytes, reread: true)
+        }
+        // Whole three-byte sequences (Hangul) without the state machine.
+        if byte & 0xF0 == 0xE0, index + 2 < count {
+          let second = bytes[index + 1]
+          let third = bytes[index + 2]
+          let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+          let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
+          if second >= low, second <= high, third & 0xC0 == 0x80 {
+            index += 3
+            continue
+          }
+        }
+        switch byte {
+        case 0xC2...0xDF: utf8Needed = 1
+        case 0xE0:
+          utf8Needed = 2
+          utf8Low = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF: utf8Needed = 2
+        case 0xED:
+          utf8Needed = 2
+          utf8High = 0x9F
+        case 0xF0:
+          utf8Needed = 3
+          utf8Low = 0x90
+        case 0xF1...0xF3: utf8Needed = 3
+        case 0xF4:
+          utf8Needed = 3
+          utf8High = 0x8F
+        default:
+          return stringFailure(
+            "invalid UTF-8: \(Self.describe(bytes, at: index))", at: index, in: bytes)
+        }
+        index += 1
+        continue
+      }
+      if byte == UInt8(ascii: "\\") {
+        escape = 1
+        index += 1
+        continue
+      }
+      if highSurrogatePending {
+        return stringFailure("a lone surrogate in a \\u escape", at: index, in: bytes, reread: true)
+      }
+      if byte == UInt8(ascii: "\"") {
+        token = .none
+        if stringIsName {
+          if stack.count == 1, nameStart >= 0 {
+            appendName(UnsafeBufferPointer(rebasing: bytes[nameStart..<index]))
+            nameStart = -1
+          }
+          if inRecord, recordIsObject, stack.count == recordBase + 1 {
+            memberName = memberName.lowerBound..<recordOffset(index + 1)
+          }
+        } else {
+          pendingStringEnd = index + 1
+        }
+        return index + 1
+      }
+      // A control character.
+      let what = byte == 0x0A ? "a line break" : Self.describe(bytes, at: index)
+      return stringFailure("\(what) inside a string (escape it)", at: index, in: bytes)
+    }
+    return index
+  }
+
+  /// The index of the first byte from `start` that is not plain string text:
+  /// printable ASCII other than quote and backslash, or a whole valid two- or
+  /// three-byte UTF-8 sequence (Hangul is three bytes).
+  @inline(__always)
+  static func skipPlainText(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+          index += 1
+          continue
+        }
+        return index
+      }
+      if byte & 0xF0 == 0xE0 {
+        guard index + 2 < count else { return index }
+        let second = bytes[index + 1]
+        let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        guard second >= low, second <= high, bytes[index + 2] & 0xC0 == 0x80 else { return index }
+        index += 3
+        continue
+      }
+      guard byte >= 0xC2, byte <= 0xDF, index + 1 < count, bytes[index + 1] & 0xC0 == 0x80 else {
+        return index
+      }
+      index += 2
+    }
+    return index
+  }
+
+  /// A string error at `index`: in a record, the broken-record reading takes
+  /// over from that byte; elsewhere it is reported and the string goes on.
+  /// Returns the index to go on from.
+  private mutating func stringFailure(
+    _ message: String, at index: Int, in bytes: UnsafeBufferPointer<UInt8>, reread: Bool = false
+  ) -> Int {
+    fail(message, at: index, in: bytes)
+    if inRecord { return index }
+    escape = 0
+    utf8Needed = 0
+    utf8Low = 0x80
+    utf8High = 0xBF
+    highSurrogatePending = false
+    if reread { return index }
+    if bytes[index] == 0x0A { newline(at: index) }
+    return index + 1
+  }
+
+  /// Takes one byte of an escape; returns what is wrong with it, if anything.
+  private mutating func escapeProblem(
+    _ byte: UInt8, at index: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> String? {
+    if escape == 1 {
+      if byte == UInt8(ascii: "u") {
+        escape = 2
+        unicodeUnit = 0
+        return nil
+      }
+      if highSurrogatePending { return "a lone surrogate in a \\u escape" }
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        escape = 0
+        return nil
+      default:
+        escape = 0
+        return "invalid escape: \(Self.describe(bytes, at: index)) after '\\'"
+      }
+    }
+    let digit: UInt32
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 0x30)
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 0x61 + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 0x41 + 10)
+    default:
+      escape = 0
+      return "unexpected \(Self.describe(bytes, at: index)) in a \\u escape"
+    }
+    unicodeUnit = unicodeUnit << 4 | digit
+    escape += 1
+    guard escape == 6 else { return nil }
+    escape = 0
+    let isHigh = (0xD800..<0xDC00).contains(unicodeUnit)
+    let isLow = (0xDC00..<0xE000).contains(unicodeUnit)
+    if highSurrogatePending {
+      highSurrogatePending = false
+      guard isLow else { return "a lone surrogate in a \\u escape" }
+    } else if isHigh {
+      highSurrogatePending = true
+    } else if isLow {
+      return "a lone surrogate in a \\u escape"
+    }
+    return nil
+  }
+
+  // MARK: - Numbers
+
+  /// Takes the next byte of a number if it continues it.
+  @inline(__always)
+  private mutating func continueNumber(_ byte: UInt8) -> Bool {
+    let isDigit = byte >= 0x30 && byte <= 0x39
+    switch numberState {
+    case .minus:
+      if byte == UInt8(ascii: "-") { return true }
+      guard isDigit else { return false }
+      numberState = byte == 0x30 ? .zero : .integer
+    case .zero, .integer:
+      if isDigit, numberState == .integer { return true }
+      if byte == UInt8(ascii: ".") {
+        numberState = .dot
+      } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+        numberState = .exponent
+      } else {
+        return false
+      }
+    case .dot:
+      guard isDigit else { return false }
+      numberState = .fraction
+    case .fraction:
+      if isDigit { return true }
+      guard byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") else { return false }
+      numberState = .exponent
+    case .exponent:
+      if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+        numberState = .exponentSign
+        return true
+      }
+      guard isDigit else { return false }
+      numberState = .exponentDigits
+    case .exponentSign:
+      guard isDigit else { return false }
+      numberState = .exponentDigits
+    case .exponentDigits:
+      return isDigit
+    }
+    return true
+  }
+
+  // MARK: - Broken records
+
+  /// One byte of a record that already has a syntax error: strings and bracket kinds are
+  /// followed so that the record ends where it most likely does.
+  private mutating func lenient(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    let byte = bytes[index]
+    if garbageRecord {
+      if byte == 0x0A {
+        try finishRecord(at: index, in: bytes, body)
+        newline(at: index)
+      }
       return
     }
-    for byte in bytes {
-      defer { if byte == 0x0A { line += 1 } }
-      if arrayEnded {
-        scanTrailer(byte)
-        continue
-      }
-      if inString {
-        record.append(byte)
-        followString(byte)
-        continue
-      }
-      let base = 1 + (shape == .envelope ? 1 : 0)  // the depth between records
-      if depth == base, record.isEmpty {
-        // Between records: whitespace, commas, the end of the array.
-        if Self.isSpace(byte) || byte == UInt8(ascii: ",") { continue }
-        if byte == UInt8(ascii: "]") {
-          arrayEnded = true
-          trailerDepth = shape == .envelope ? 1 : 0
-          continue
-        }
-        recordLine = line
-      }
-      switch byte {
-      case UInt8(ascii: "\""):
-        inString = true
-        record.append(byte)
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-        record.append(byte)
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        if depth == base {
-          // The end of the array right after a record.
-          try emit(body)
-          arrayEnded = true
-          trailerDepth = shape == .envelope ? 1 : 0
-          if byte == UInt8(ascii: "}") {
-            structureProblems.append((line, "expected ']' to end the array"))
-          }
-          continue
-        }
-        depth -= 1
-        record.append(byte)
-      case UInt8(ascii: ","):
-        if depth == base {
-          try emit(body)
-        } else {
-          record.append(byte)
-        }
-      default:
-        record.append(byte)
-      }
+    if token == .string {
+      // The string that held the error: it ends at its quote or at the line's end.
+      token = .none
+      lenientString = true
+      lenientEscape = escape == 1
+    } else if token != .none {
+      token = .none
     }
-  }
-
-  /// Follows one byte inside a string: an escape, or the closing quote.
-  @inline(__always)
-  private mutating func followString(_ byte: UInt8) {
-    if escaped {
-      escaped = false
-    } else if byte == UInt8(ascii: "\\") {
-      escaped = true
-    } else if byte == UInt8(ascii: "\"") {
-      inString = false
-    }
-  }
-
-  /// After the array: the rest of an envelope (other members, then `}`), then only whitespace.
-  private mutating func scanTrailer(_ byte: UInt8) {
-    if inString {
-      followString(byte)
+    if lenientString {
+      if byte == 0x0A {
+        lenientString = false
+        newline(at: index)
+      } else if lenientEscape {
+        lenientEscape = false
+      } else if byte == UInt8(ascii: "\\") {
+        lenientEscape = true
+      } else if byte == UInt8(ascii: "\"") {
+        lenientString = false
+      }
       return
     }
     switch byte {
-    case UInt8(ascii: "\""): inString = true
-    case UInt8(ascii: "{"), UInt8(ascii: "["): trailerDepth += 1
-    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-      if trailerDepth == 0 {
-        structureProblems.append((line, "unexpected '\(Unicode.Scalar(byte))' after the end"))
-      } else {
-        trailerDepth -= 1
-      }
+    case 0x0A:
+      newline(at: index)
+      return
+    case 0x20, 0x09, 0x0D:
+      return
     default:
-      if trailerDepth == 0, !Self.isSpace(byte), structureProblems.isEmpty {
-        structureProblems.append((line, "unexpected text after the end"))
-      }
-    }
-  }
-
-  private mutating func finish(_ body: (Record) throws -> Void) rethrows {
-    switch shape {
-    case .lines:
-      if !record.allSatisfy(Self.isSpace) { try emit(body) }
-    case .array, .envelope:
-      if !record.isEmpty {
-        try emit(body, problem: "the input ends in the middle of this record")
-      }
-      if !arrayEnded {
-        structureProblems.append((line, "the input ends before the array does"))
-      } else if trailerDepth > 0 {
-        structureProblems.append((line, "the input ends before the envelope does"))
-      }
-    case nil:
       break
     }
+    if pendingCloser >= 0 {
+      let closesRecordFrame =
+        (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")) && stack.count > recordBase
+        && stack[stack.count - 1].isObject == (byte == UInt8(ascii: "}"))
+      if closesRecordFrame {
+        // The record's own closer follows: the other one was stray.
+        pendingCloser = -1
+      } else {
+        // The closer ended the record and closes what is around it.
+        try closeAroundRecord(at: index, in: bytes, body)
+        try structural(at: index, in: bytes, body)
+        return
+      }
+    }
+    switch byte {
+    case UInt8(ascii: "\""):
+      lenientString = true
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      if !lineHasContent, recordFirstOnLine, column(at: index, in: bytes) <= recordColumn {
+        // A value that starts a line left of the broken record: the next record.
+        try finishRecord(at: index, in: bytes, body)
+        if let frame = stack.last, frame.role == .records {
+          stack[stack.count - 1].state = .element
+        }
+        try structural(at: index, in: bytes, body)
+        return
+      }
+      stack.append(
+        Frame(isObject: byte == UInt8(ascii: "{"), state: .commaOrEndObject, role: .plain))
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      let isObject = byte == UInt8(ascii: "}")
+      guard let match = stack.lastIndex(where: { $0.isObject == isObject }) else { break }
+      if match >= recordBase {
+        stack.removeLast(stack.count - match)
+        if stack.count == recordBase { try finishRecord(at: index + 1, in: bytes, body) }
+      } else {
+        // It closes an array or envelope around the record, or it is stray: the next character says.
+        pendingCloser = recordOffset(index)
+        pendingCloserMatch = match
+      }
+    default:
+      break
+    }
+    lineHasContent = true
+  }
+
+  /// Ends the broken record before its pending closer, which closes the frames around it.
+  private mutating func closeAroundRecord(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    let match = pendingCloserMatch
+    try finishRecord(at: index, in: bytes, cutAt: pendingCloser, body)
+    pendingCloser = -1
+    stack.removeLast(stack.count - match)
+  }
+
+  // MARK: - The end
+
+  private mutating func finish(_ body: (Record) throws -> Void) rethrows {
+    if !started {
+      started = true
+      let buffered = startBytes
+      startBytes = []
+      try buffered.withUnsafeBufferPointer { try scan($0, body) }
+    }
+    try [UInt8]().withUnsafeBufferPointer { empty in
+      if token == .number, numberState.isComplete, !(inRecord && problem != nil) {
+        token = .none
+        try valueEnded(at: 0, in: empty, body)
+      }
+      if inRecord, pendingCloser >= 0 {
+        try closeAroundRecord(at: 0, in: empty, body)
+      }
+      if inRecord {
+        if problem == nil {
+          let what =
+            switch token {
+            case .string: " inside a string"
+            case .number: " inside a number"
+            case .literal: " inside '\(literal)'"
+            case .none: ""
+            }
+          problem = Problem(
+            message: "unexpected end of input\(what)", line: line, column: anchorColumn,
+            offset: record.count)
+        }
+        try finishRecord(at: 0, in: empty, body)
+      }
+    }
+    if let outer = stack.first {
+      let what = outer.role == .envelope ? "envelope" : outer.isObject ? "object" : "array"
+      addStructureProblem(
+        Problem(
+          message:
+            "unexpected end of input inside the \(what) that starts at \(topLine):\(topColumn)",
+          line: line, column: anchorColumn, offset: 0))
+    }
+    stack.removeAll()
+    token = .none
   }
 }

@@ -16,6 +16,7 @@ import Synchronization
 /// | local time, no zone (read in the given time zone) | `2022-07-23T19:00:00` |
 /// | date, time and numeric offset | `2022-07-23 10:00:00 +0000` |
 /// | unix seconds (a JSON number) | `1658404438` |
+/// | unix milliseconds (a number of 10^11 or more) | `1658404438652` |
 ///
 ///     let date = try ReviewDate(json: .string("2022-07-21T11:53:58.652Z"), timeZone: .utc)
 ///     date.secondsSince1970   // 1658404438.652
@@ -36,10 +37,11 @@ public struct ReviewDate: Sendable, Equatable {
   public init(json value: JSONValue, timeZone: ReviewTimeZone) throws(Invalid) {
     switch value {
     case .number(let spelling):
-      guard let seconds = Double(spelling), seconds.isFinite else {
+      guard let number = Double(spelling), number.isFinite else {
         throw Invalid(description: "\(spelling) is not a number of seconds")
       }
-      self.init(secondsSince1970: seconds)
+      // Ten to the eleventh seconds is the year 5138: such a number is milliseconds.
+      self.init(secondsSince1970: abs(number) >= 1e11 ? number / 1000 : number)
     case .string(let text):
       try self.init(text, timeZone: timeZone)
     default:
@@ -50,10 +52,15 @@ public struct ReviewDate: Sendable, Equatable {
 
   /// Reads a date string in one of the forms.
   public init(_ text: String, timeZone: ReviewTimeZone) throws(Invalid) {
-    let bytes = Array(text.utf8)
+    try self.init(utf8: Array(text.utf8), timeZone: timeZone)
+  }
+
+  /// Reads a date string in one of the forms, given as UTF-8.
+  public init(utf8 bytes: [UInt8], timeZone: ReviewTimeZone) throws(Invalid) {
     var reader = DigitReader(bytes: bytes)
     func invalid() -> Invalid {
-      Invalid(
+      let text = String(decoding: bytes, as: UTF8.self)
+      return Invalid(
         description:
           "\(JSONWriter.quoted(text)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
       )
@@ -196,11 +203,26 @@ public struct ReviewDate: Sendable, Equatable {
   }
 }
 
-/// The time zone that local times are read in and dates are shown in.
+/// The time zone that local times are read in and dates are shown in: every
+/// form `tzset(3)` reads, and ISO 8601 offsets.
+///
+/// | form | example |
+/// | --- | --- |
+/// | UTC | `UTC`, `GMT`, `Z` (and an empty `TZ`) |
+/// | an offset (ISO 8601 sign: east is +) | `+09:00`, `-0500`, `+09` |
+/// | a zone of the tz database, with or without `:` | `Asia/Seoul`, `:Asia/Seoul` |
+/// | a zone file by its path | `:/etc/localtime` |
+/// | a POSIX TZ rule (POSIX sign: east is −) | `KST-9`, `EST5EDT,M3.2.0,M11.1.0` |
+///
+///     ReviewTimeZone("KST-9")?.offset(at: 0)        // 32400
+///     ReviewTimeZone("Nowhere/Land")                // nil
+///
+/// Offsets of named zones and rules come from the C library (localtime_r).
 public struct ReviewTimeZone: Sendable, Equatable {
   private enum Kind: Equatable, Sendable {
     case fixed(Int)
-    case named(String)
+    /// A value for the TZ variable.
+    case rule(String)
   }
 
   private let kind: Kind
@@ -209,39 +231,129 @@ public struct ReviewTimeZone: Sendable, Equatable {
 
   /// UTC.
   public static let utc = ReviewTimeZone(kind: .fixed(0), name: "UTC")
+  /// The system's local time zone (/etc/localtime; UTC when there is none).
+  public static let local = ReviewTimeZone(kind: .rule(":/etc/localtime"), name: "localtime")
 
   private init(kind: Kind, name: String) {
     self.kind = kind
     self.name = name
   }
 
-  /// `UTC`, an offset (`+09:00`, `-0500`), or an IANA name (`Asia/Seoul`);
-  /// `nil` when it is none of them.
+  /// The zone `name` names in one of the forms above; `nil` when it names none.
   public init?(_ name: String) {
-    if name == "UTC" || name == "Z" || name == "GMT" {
+    if name.isEmpty || name == "UTC" || name == "Z" || name == "GMT" {
       self.init(kind: .fixed(0), name: name)
       return
     }
     var reader = ReviewDate.DigitReader(bytes: Array(name.utf8))
     if let sign = reader.sign() {
       guard let hours = reader.number(digits: 2) else { return nil }
-      _ = reader.take(":")
-      guard let minutes = reader.number(digits: 2), reader.atEnd, hours < 24, minutes < 60 else {
-        return nil
+      var minutes = 0
+      if !reader.atEnd {
+        _ = reader.take(":")
+        guard let value = reader.number(digits: 2) else { return nil }
+        minutes = value
       }
+      guard reader.atEnd, hours < 24, minutes < 60 else { return nil }
       self.init(kind: .fixed(sign * (hours * 3600 + minutes * 60)), name: name)
       return
     }
-    guard SystemTimeZones.exists(name) else { return nil }
-    self.init(kind: .named(name), name: name)
+    let hasColon = name.hasPrefix(":")
+    let file = hasColon ? String(name.dropFirst()) : name
+    if file.hasPrefix("/") {
+      guard SystemTimeZones.isZoneFile(file) else { return nil }
+      self.init(kind: .rule(":" + file), name: name)
+    } else if SystemTimeZones.exists(file) {
+      self.init(kind: .rule(":" + file), name: name)
+    } else if !hasColon, Self.isPOSIXRule(Array(name.utf8)) {
+      self.init(kind: .rule(name), name: name)
+    } else {
+      return nil
+    }
+  }
+
+  /// Whether `bytes` is a POSIX TZ rule: `std offset [dst [offset] [,start[/time],end[/time]]]`.
+  static func isPOSIXRule(_ bytes: [UInt8]) -> Bool {
+    var position = 0
+    func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+    func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+    func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    func zoneName() -> Bool {
+      let start = position
+      if peek() == UInt8(ascii: "<") {
+        position += 1
+        while let byte = peek(), byte != UInt8(ascii: ">") {
+          guard isLetter(byte) || isDigit(byte) || byte == 0x2B || byte == 0x2D else {
+            return false
+          }
+          position += 1
+        }
+        guard peek() == UInt8(ascii: ">"), position - start - 1 >= 3 else { return false }
+        position += 1
+        return true
+      }
+      while let byte = peek(), isLetter(byte) { position += 1 }
+      return position - start >= 3
+    }
+    func number(maximumDigits: Int) -> Bool {
+      let start = position
+      while isDigit(peek()), position - start < maximumDigits { position += 1 }
+      return position > start
+    }
+    func time(hourDigits: Int) -> Bool {
+      if peek() == 0x2B || peek() == 0x2D { position += 1 }
+      guard number(maximumDigits: hourDigits) else { return false }
+      for _ in 0..<2 where peek() == UInt8(ascii: ":") {
+        position += 1
+        guard number(maximumDigits: 2) else { return false }
+      }
+      return true
+    }
+    func date() -> Bool {
+      switch peek() {
+      case UInt8(ascii: "J"):
+        position += 1
+        return number(maximumDigits: 3)
+      case UInt8(ascii: "M"):
+        position += 1
+        guard number(maximumDigits: 2), peek() == UInt8(ascii: ".") else { return false }
+        position += 1
+        guard number(maximumDigits: 1), peek() == UInt8(ascii: ".") else { return false }
+        position += 1
+        return number(maximumDigits: 1)
+      default:
+        return number(maximumDigits: 3)
+      }
+    }
+    func ruleDate() -> Bool {
+      guard date() else { return false }
+      if peek() == UInt8(ascii: "/") {
+        position += 1
+        return time(hourDigits: 3)
+      }
+      return true
+    }
+    guard zoneName(), time(hourDigits: 2) else { return false }
+    if peek() == nil { return true }
+    guard zoneName() else { return false }
+    if let byte = peek(), isDigit(byte) || byte == 0x2B || byte == 0x2D {
+      guard time(hourDigits: 2) else { return false }
+    }
+    if peek() == nil { return true }
+    for _ in 0..<2 {
+      guard peek() == UInt8(ascii: ",") else { return false }
+      position += 1
+      guard ruleDate() else { return false }
+    }
+    return peek() == nil
   }
 
   /// Seconds east of UTC at the instant `seconds` since 1970.
   public func offset(at seconds: Double) -> Int {
     switch kind {
     case .fixed(let offset): return offset
-    case .named(let identifier):
-      return SystemTimeZones.offset(of: identifier, at: seconds)
+    case .rule(let value):
+      return SystemTimeZones.offset(of: value, at: seconds)
     }
   }
 
@@ -275,6 +387,27 @@ public struct NumericDateStyle: Sendable, Equatable {
     "de_DE": NumericDateStyle(order: [.day, .month, .year], separator: ".", suffix: ""),
     "C": NumericDateStyle(order: [.year, .month, .day], separator: "-", suffix: ""),
   ]
+
+  /// The locale dates are written in when none is given: that of `LC_ALL`,
+  /// else `LC_TIME`, else `LANG` (the first that is set and not empty), when
+  /// it is one of ``byLocale`` other than C and POSIX (what a system has when
+  /// nobody chose a locale); else `ko_KR`.
+  ///
+  ///     NumericDateStyle.defaultLocale { ["LANG": "en_US.UTF-8"][$0] }   // "en_US"
+  public static func defaultLocale(environment: (String) -> String?) -> String {
+    let fallback = "ko_KR"
+    var found: String?
+    for name in ["LC_ALL", "LC_TIME", "LANG"] {
+      if let value = environment(name), !value.isEmpty {
+        found = value
+        break
+      }
+    }
+    guard let value = found, let style = NumericDateStyle(locale: value),
+      style != NumericDateStyle.byLocale["C"]
+    else { return fallback }
+    return value
+  }
 
   /// The style of a locale name (`ko_KR`, `ko-KR`, `ko_KR.UTF-8`, `POSIX`), if known.
   public init?(locale: String) {
@@ -349,22 +482,26 @@ enum SystemTimeZones {
     guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
       return false
     }
+    return isZoneFile(folder + name)
+  }
+
+  /// Whether `path` is a regular file in the tz database's format (it starts with "TZif").
+  static func isZoneFile(_ path: String) -> Bool {
     var info = stat()
-    guard stat(folder + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-    // A zone file starts with the magic "TZif".
-    guard let file = fopen(folder + name, "r") else { return false }
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    guard let file = fopen(path, "r") else { return false }
     defer { fclose(file) }
     var magic = [UInt8](repeating: 0, count: 4)
     return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
   }
 
-  /// Seconds east of UTC in zone `name` at the instant `seconds` since 1970.
-  static func offset(of name: String, at seconds: Double) -> Int {
+  /// Seconds east of UTC at the instant `seconds` since 1970, with TZ set to `value`.
+  static func offset(of value: String, at seconds: Double) -> Int {
     lock.withLock { current in
-      if current != name {
-        setenv("TZ", ":" + name, 1)
+      if current != value {
+        setenv("TZ", value, 1)
         tzset()
-        current = name
+        current = value
       }
       var time = time_t(seconds.rounded(.down))
       var parts = tm()

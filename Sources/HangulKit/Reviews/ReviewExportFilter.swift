@@ -28,17 +28,22 @@ public struct ReviewExportFilter: ByteFilter {
   private let contentField: String
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
-  private var reader = ReviewRecordReader()
+  private var reader: ReviewRecordReader
 
-  /// Problems with an envelope or array itself, such as input that ends inside it.
+  /// Problems with an envelope or array itself (the first hundred), with their positions.
   public var structureProblems: [PositionedError] { reader.structureProblems }
+  /// How many such problems there were in all.
+  public var structureProblemCount: Int { reader.structureProblemCount }
 
   public init(
     to shape: Shape = .jsonl, decompose: DecompositionForm? = nil, plainKeys: Bool = false,
     relativeTime: RelativeTime? = nil,
-    contentField: String = "content", timeZone: ReviewTimeZone = .utc,
+    contentField: String = "content", recordsField: String = "data",
+    timeZone: ReviewTimeZone = .utc,
+    structureProblem: @escaping (PositionedError) -> Void = { _ in },
     skip: @escaping (PositionedError) -> Void
   ) {
+    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
     self.shape = shape
     self.decompose = decompose
     self.plainKeys = plainKeys
@@ -49,21 +54,27 @@ public struct ReviewExportFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
     if shape == .api {
       output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
       output.append(contentsOf: Array("]}\n".utf8))
@@ -80,7 +91,8 @@ public struct ReviewExportFilter: ByteFilter {
       recordsSkipped += 1
       skip(
         PositionedError(
-          file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(error.reason)"))
+          file: fileName, line: error.line, column: error.column,
+          message: "record \(raw.index) skipped: \(error.reason)"))
       return
     }
     var content = record.content

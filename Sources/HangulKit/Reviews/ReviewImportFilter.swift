@@ -1,17 +1,18 @@
-/// `hangul-reviews import`: review records in (an API envelope, a bare array
-/// or JSON Lines, detected from each input), one JSON Lines record out per
-/// review, with its content composed from keystrokes or normalized to NFC.
+/// `hangul-reviews import`: review records in (any sequence of records,
+/// arrays of records and envelopes, see ``JSONRecordSplitter``), one JSON
+/// Lines record out per review, with every content member composed from
+/// keystrokes or normalized to NFC.
 ///
 /// Every other member is kept exactly as it came: its order, its value, its
 /// number spelling, its escapes; only whitespace between tokens goes, so each
 /// record fits on one line. A record that cannot be imported is passed to
-/// `reject` with its index, line and reason, and the others go on.
+/// `reject` with its index, position and reason, and the others go on.
 ///
 ///     var filter = try ReviewImportFilter(content: .text) { reject in print(reject.message) }
 ///     try filter.filtered(Array(#"{"data":[{"content":"e\u0301"}]}"#.utf8))
 ///     // {"content":"é"}\n
 ///
-/// Time is O(n); memory is bounded by the largest record.
+/// Time is O(n); memory is bounded by the largest record (its bytes and its output).
 public struct ReviewImportFilter: ByteFilter {
   /// How the content member is made into text.
   public enum Content: Sendable {
@@ -29,72 +30,128 @@ public struct ReviewImportFilter: ByteFilter {
 
   private let content: Content
   private let contentField: String
+  private let contentFieldBytes: [UInt8]
   private let timeZone: ReviewTimeZone
-  private let nfc: ICUNormalizer
+  private var normalizer: JSONStringNormalizer
   private let reject: (ReviewReject) -> Void
-  private var reader = ReviewRecordReader()
+  private var reader: ReviewRecordReader
 
-  /// Problems with an envelope or array itself, such as input that ends inside it.
+  /// Problems with an envelope or array itself (the first hundred), with their positions.
   public var structureProblems: [PositionedError] { reader.structureProblems }
+  /// How many such problems there were in all.
+  public var structureProblemCount: Int { reader.structureProblemCount }
 
   public init(
-    content: Content = .text, contentField: String = "content", timeZone: ReviewTimeZone = .utc,
+    content: Content = .text, contentField: String = "content", recordsField: String = "data",
+    timeZone: ReviewTimeZone = .utc,
+    structureProblem: @escaping (PositionedError) -> Void = { _ in },
     reject: @escaping (ReviewReject) -> Void
   ) throws {
     self.content = content
     self.contentField = contentField
+    contentFieldBytes = Array(contentField.utf8)
     self.timeZone = timeZone
     self.reject = reject
-    nfc = try ICUNormalizer(.nfc)
+    normalizer = try JSONStringNormalizer()
+    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
   }
 
   public mutating func beginInput(named name: String) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.read(chunk, into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    var reader = self.reader
+    // Moved out, not copied: a copy would share the record buffer and copy it at every append.
+    var reader = ReviewRecordReader.placeholder
+    swap(&reader, &self.reader)
     reader.finish(into: &output) { handle($0, in: $1, into: &$2) }
-    self.reader = reader
+    swap(&reader, &self.reader)
   }
 
   private mutating func handle(
-    _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
+    _ record: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
     recordsRead += 1
-    let record: ReviewRecord
-    do {
-      record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)
+    do throws(ReviewRecord.Problem) {
+      let contents = try ReviewRecord.check(
+        record, contentField: contentField, contentFieldBytes: contentFieldBytes,
+        timeZone: timeZone)
+      let size = output.count
+      if record.bytes.count > 1 << 16 { output.reserveCapacity(size + record.bytes.count + 16) }
+      do throws(ReviewRecord.Problem) {
+        try write(record, contents: contents, into: &output)
+      } catch {
+        output.removeSubrange(size...)
+        throw error
+      }
+      output.append(0x0A)
+      recordsImported += 1
     } catch {
       recordsRejected += 1
       reject(
         ReviewReject(
-          file: fileName, index: raw.index, line: raw.line, reason: error.reason,
-          recordJSON: error.recordJSON))
-      return
+          file: fileName, index: record.index, line: error.line, column: error.column,
+          reason: error.reason, recordJSON: error.recordJSON))
     }
-    let text: String
-    switch content {
-    case .text:
-      text = nfc.normalized(record.content)
-    case .keys(let keys, let options):
-      var composer = ComposeFilter(keys: keys, options: options)
-      let bytes = (try? composer.filtered(Array(record.content.utf8))) ?? []
-      text = String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Writes the record compacted, with each content member rewritten.
+  private mutating func write(
+    _ record: JSONRecordSplitter.Record, contents: [JSONRecordSplitter.Member],
+    into output: inout [UInt8]
+  ) throws(ReviewRecord.Problem) {
+    let compact = !record.hasWhitespace
+    var problem: ReviewRecord.Problem?
+    record.bytes.withUnsafeBufferPointer { bytes in
+      func copy(_ range: Range<Int>) {
+        let part = UnsafeBufferPointer(rebasing: bytes[range])
+        if compact {
+          output.append(contentsOf: part)
+        } else {
+          JSONRecordSplitter.Record.appendCompacted(part, to: &output)
+        }
+      }
+      var position = 0
+      for member in contents {
+        copy(position..<member.value.lowerBound)
+        let token = UnsafeBufferPointer(rebasing: bytes[member.value])
+        switch content {
+        case .text:
+          normalizer.normalize(token, into: &output)
+        case .keys(let keys, let options):
+          guard let text = (try? JSONParser.parse(Array(token)))?.stringValue else { break }
+          var composer = ComposeFilter(keys: keys, options: options)
+          guard let composed = try? composer.filtered(Array(text.utf8)) else {
+            let place = record.position(ofOffset: member.value.lowerBound)
+            problem = ReviewRecord.Problem(
+              reason: "\(JSONWriter.quoted(contentField)) cannot be composed", line: place.line,
+              column: place.column, recordJSON: String(decoding: record.compacted, as: UTF8.self))
+            return
+          }
+          let composedText = String(decoding: composed, as: UTF8.self)
+          if composedText.unicodeScalars.elementsEqual(text.unicodeScalars) {
+            output.append(contentsOf: token)
+          } else {
+            output.append(contentsOf: Array(JSONWriter.quoted(composedText).utf8))
+          }
+        }
+        position = member.value.upperBound
+      }
+      copy(position..<bytes.count)
     }
-    let unchanged = text.unicodeScalars.elementsEqual(record.content.unicodeScalars)
-    let members = unchanged ? [] : [(name: contentField, json: JSONWriter.quoted(text))]
-    output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
-    output.append(0x0A)
-    recordsImported += 1
+    if let problem { throw problem }
   }
 }

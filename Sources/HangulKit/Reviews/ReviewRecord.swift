@@ -8,59 +8,113 @@ struct ReviewRecord {
 
   /// The member names tried, in order, for the creation time.
   static let dateFields = ["createdAt", "created_at"]
+  static let dateFieldBytes = dateFields.map { Array($0.utf8) }
 
-  /// Why a record cannot be used.
+  /// Why a record cannot be used, and where.
   struct Problem: Error {
     var reason: String
+    /// The line and column (in characters) of the offending character.
+    var line: Int
+    var column: Int
     /// The record as JSON text, or its raw text as a JSON string.
     var recordJSON: String
   }
 
-  /// Checks a record: valid UTF-8 and JSON, an object, a string content
-  /// member, a creation time in one of the forms when present.
+  /// Checks a record without building its value: valid JSON (the splitter
+  /// checked it), an object, content members that are all strings (at least
+  /// one), a creation time in one of the forms when present. Returns the
+  /// content members. O(n) in the record.
+  static func check(
+    _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
+    timeZone: ReviewTimeZone
+  ) throws(Problem) -> [JSONRecordSplitter.Member] {
+    if let problem = raw.problem {
+      throw Problem(
+        reason: problem.message, line: problem.line, column: problem.column,
+        recordJSON: JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self)))
+    }
+    func problem(_ reason: String, at offset: Int) -> Problem {
+      let place = raw.position(ofOffset: offset)
+      return Problem(
+        reason: reason, line: place.line, column: place.column,
+        recordJSON: String(decoding: raw.compacted, as: UTF8.self))
+    }
+    guard raw.isObject else {
+      throw problem("not an object but \(raw.kindName(at: 0))", at: 0)
+    }
+    // One pass over the members: the content members and the first of each date member.
+    var contents: [JSONRecordSplitter.Member] = []
+    var dates: [JSONRecordSplitter.Member?] = [nil, nil]
+    raw.bytes.withUnsafeBufferPointer { bytes in
+      for member in raw.members {
+        let name = UnsafeBufferPointer(
+          rebasing: bytes[(member.name.lowerBound + 1)..<(member.name.upperBound - 1)])
+        if name.contains(UInt8(ascii: "\\")) {
+          let decoded = (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue
+          if decoded == contentField { contents.append(member) }
+          for index in dates.indices where dates[index] == nil && decoded == dateFields[index] {
+            dates[index] = member
+          }
+          continue
+        }
+        if name.elementsEqual(contentFieldBytes) {
+          contents.append(member)
+        } else {
+          for index in dates.indices
+          where dates[index] == nil && name.elementsEqual(dateFieldBytes[index]) {
+            dates[index] = member
+          }
+        }
+      }
+    }
+    guard !contents.isEmpty else {
+      throw problem("no \(JSONWriter.quoted(contentField)) member", at: 0)
+    }
+    for member in contents where raw.bytes[member.value.lowerBound] != UInt8(ascii: "\"") {
+      throw problem(
+        "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
+        at: member.value.lowerBound)
+    }
+    if let index = dates.firstIndex(where: { $0 != nil }), let member = dates[index] {
+      let field = dateFields[index]
+      do {
+        let token = raw.bytes[member.value]
+        if token.first == UInt8(ascii: "\""), !token.contains(UInt8(ascii: "\\")) {
+          // The common case: a date string without escapes, read from its bytes.
+          _ = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
+        } else {
+          _ = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
+        }
+      } catch let error as ReviewDate.Invalid {
+        throw problem("\(field): \(error.description)", at: member.value.lowerBound)
+      } catch {
+        throw problem("\(field): \(error)", at: member.value.lowerBound)
+      }
+    }
+    return contents
+  }
+
+  /// Checks a record and reads its value (for export).
   init(
     _ raw: JSONRecordSplitter.Record, contentField: String, timeZone: ReviewTimeZone
   ) throws(Problem) {
     self.raw = raw
-    let rawText = JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self))
-    if let problem = raw.problem { throw Problem(reason: problem, recordJSON: rawText) }
-    var validUTF8 = true
-    var decoder = UTF8Stream()
-    decoder.decode(raw.bytes, isLast: true) { unit in
-      if case .invalidByte = unit { validUTF8 = false }
-    }
-    guard validUTF8 else { throw Problem(reason: "invalid UTF-8", recordJSON: rawText) }
+    _ = try Self.check(
+      raw, contentField: contentField, contentFieldBytes: Array(contentField.utf8),
+      timeZone: timeZone)
     let value: JSONValue
     do {
       value = try JSONParser.parse(raw.bytes)
     } catch {
+      let place = raw.position(ofOffset: error.offset)
       throw Problem(
-        reason: "not valid JSON: \(error.message) at byte \(error.offset + 1)", recordJSON: rawText)
+        reason: error.message, line: place.line, column: place.column,
+        recordJSON: JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self)))
     }
     self.value = value
-    let asItCame = String(decoding: JSONRecordWriter.rewrite(raw.bytes), as: UTF8.self)
-    guard case .object = value else {
-      throw Problem(reason: "not an object but \(value.kindName)", recordJSON: asItCame)
-    }
-    guard let member = value[contentField] else {
-      throw Problem(reason: "no \(JSONWriter.quoted(contentField)) member", recordJSON: asItCame)
-    }
-    guard let content = member.stringValue else {
-      throw Problem(
-        reason: "\(JSONWriter.quoted(contentField)) is \(member.kindName), not a string",
-        recordJSON: asItCame)
-    }
-    self.content = content
+    content = value[contentField]?.stringValue ?? ""
     dateValue = Self.dateFields.lazy.compactMap { value[$0] }.first
-    if let dateValue, let field = Self.dateFields.first(where: { value[$0] != nil }) {
-      do {
-        date = try ReviewDate(json: dateValue, timeZone: timeZone)
-      } catch {
-        throw Problem(reason: "\(field): \(error.description)", recordJSON: asItCame)
-      }
-    } else {
-      date = nil
-    }
+    date = dateValue.flatMap { try? ReviewDate(json: $0, timeZone: timeZone) }
   }
 }
 
@@ -70,19 +124,31 @@ public struct ReviewReject: Sendable, Equatable {
   public var file: String
   /// Its 0-based index in the input.
   public var index: Int
-  /// The input line it starts on.
+  /// The line and column (in characters) of the offending character.
   public var line: Int
+  public var column: Int
   public var reason: String
   /// The record as it came (compacted), or its raw text as a JSON string.
   public var recordJSON: String
 
-  /// `{"index":N,"line":L,"reason":"…","record":…}`
-  public var jsonLine: String {
-    "{\"index\":\(index),\"line\":\(line),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)}"
+  public init(
+    file: String, index: Int, line: Int, column: Int, reason: String, recordJSON: String
+  ) {
+    self.file = file
+    self.index = index
+    self.line = line
+    self.column = column
+    self.reason = reason
+    self.recordJSON = recordJSON
   }
 
-  /// `FILE:LINE: record N: reason`, for standard error.
+  /// `{"index":N,"line":L,"column":C,"reason":"…","record":…}`
+  public var jsonLine: String {
+    "{\"index\":\(index),\"line\":\(line),\"column\":\(column),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)}"
+  }
+
+  /// `FILE:LINE:COLUMN: record N rejected: reason`, for standard error.
   public var message: String {
-    "\(file):\(line): record \(index) rejected: \(reason)"
+    "\(file):\(line):\(column): record \(index) rejected: \(reason)"
   }
 }

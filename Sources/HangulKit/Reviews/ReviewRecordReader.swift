@@ -1,17 +1,32 @@
-/// Reads review records from the inputs of a run, each input a document of
-/// its own (its shape detected anew), for the import and export filters.
+/// Reads review records from the inputs of a run, each input a sequence of
+/// JSON values of its own (see ``JSONRecordSplitter``), for the import and
+/// export filters.
 ///
 /// Records that an input's end completes are written with the next block.
-struct ReviewRecordReader: Sendable {
+struct ReviewRecordReader {
   /// The input being read, as messages name it.
   private(set) var fileName = "(standard input)"
-  /// Problems with an envelope or array itself, such as input that ends inside it.
+  /// Problems with an array or envelope itself (the first hundred), with their positions.
   private(set) var structureProblems: [PositionedError] = []
-  private var splitter = JSONRecordSplitter()
+  /// How many such problems there were in all.
+  private(set) var structureProblemCount = 0
+  let recordsField: String
+  /// Receives each structure problem as it is found.
+  let report: (PositionedError) -> Void
+  private var splitter: JSONRecordSplitter
   private var started = false
   private var pending: [UInt8] = []
 
   typealias Handler = (JSONRecordSplitter.Record, String, inout [UInt8]) -> Void
+
+  init(recordsField: String = "data", report: @escaping (PositionedError) -> Void) {
+    self.recordsField = recordsField
+    self.report = report
+    splitter = JSONRecordSplitter(recordsField: recordsField)
+  }
+
+  /// A reader that reads nothing, to stand in while the real one is moved out.
+  static var placeholder: ReviewRecordReader { ReviewRecordReader(recordsField: "") { _ in } }
 
   /// Starts the next input, ending the one before.
   mutating func beginInput(named name: String, _ handle: Handler) {
@@ -30,10 +45,23 @@ struct ReviewRecordReader: Sendable {
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], _ handle: Handler
   ) {
     started = true
-    output.append(contentsOf: pending)
-    pending.removeAll()
+    if !pending.isEmpty {
+      output.append(contentsOf: pending)
+      pending.removeAll()
+    }
     let name = fileName
     splitter.feed(chunk, isLast: false) { handle($0, name, &output) }
+    forwardProblems()
+  }
+
+  private mutating func forwardProblems() {
+    for problem in splitter.takeStructureProblems() {
+      let error = PositionedError(
+        file: fileName, line: problem.line, column: problem.column, message: problem.message)
+      structureProblemCount += 1
+      if structureProblems.count < 100 { structureProblems.append(error) }
+      report(error)
+    }
   }
 
   /// Ends the last input.
@@ -46,10 +74,81 @@ struct ReviewRecordReader: Sendable {
   private mutating func endInput(into output: inout [UInt8], _ handle: Handler) {
     let name = fileName
     splitter.feed([], isLast: true) { handle($0, name, &output) }
-    for problem in splitter.structureProblems {
-      structureProblems.append(
-        PositionedError(file: name, line: problem.line, message: problem.message))
+    forwardProblems()
+    splitter = JSONRecordSplitter(recordsField: recordsField)
+  }
+}
+
+extension JSONRecordSplitter.Record {
+  /// The line and column (in characters) of the byte at `offset` of the record.
+  func position(ofOffset offset: Int) -> (line: Int, column: Int) {
+    var line = self.line
+    var column = self.column
+    for byte in bytes[..<min(offset, bytes.count)] {
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
     }
-    splitter = JSONRecordSplitter()
+    return (line, column)
+  }
+
+  /// The record without the whitespace between its tokens (valid JSON only).
+  var compacted: [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
+    bytes.withUnsafeBufferPointer { Self.appendCompacted($0, to: &output) }
+    return output
+  }
+
+  /// Appends `bytes` (whole tokens of valid JSON) without the whitespace between tokens.
+  static func appendCompacted(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    var position = 0
+    var copied = 0
+    let count = bytes.count
+    while position < count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        position += 1
+        while position < count {
+          let inner = bytes[position]
+          if inner == UInt8(ascii: "\\") {
+            position += 2
+            continue
+          }
+          position += 1
+          if inner == UInt8(ascii: "\"") { break }
+        }
+        continue
+      }
+      if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<position]))
+        position += 1
+        while position < count,
+          bytes[position] == 0x20 || bytes[position] == 0x0A || bytes[position] == 0x0D
+            || bytes[position] == 0x09
+        {
+          position += 1
+        }
+        copied = position
+        continue
+      }
+      position += 1
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+  }
+
+  /// What kind of value starts at `offset`, as messages name it.
+  func kindName(at offset: Int) -> String {
+    switch bytes[offset] {
+    case UInt8(ascii: "{"): "an object"
+    case UInt8(ascii: "["): "an array"
+    case UInt8(ascii: "\""): "a string"
+    case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+    case UInt8(ascii: "n"): "null"
+    default: "a number"
+    }
   }
 }

@@ -140,8 +140,7 @@ extension UTF8Validator.InvalidByte {
   public func warning(file: String) -> String {
     let hex = String(byte, radix: 16, uppercase: true)
     var text =
-      "\(file):\(line):\(column): warning: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not UTF-8 "
-      + "(bytes that are not UTF-8 pass through unchanged)"
+      "\(file):\(line):\(column): warning: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not UTF-8"
     if let encoding = likelyEncoding {
       text += "; the file looks like \(encoding.uppercased()): try --from-code \(encoding)"
     } else {

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which file a path or an open descriptor is (its device and inode), so
+/// that a program can refuse to write over one of its inputs.
+///
+///     FileIdentity.input(overwrittenBy: "r.json", inputs: ["r.json"])   // "r.json"
+///     FileIdentity.input(overwrittenBy: "out.json", inputs: ["in.json"]) // nil
+///
+/// Each check is one stat(2) per path.
+public struct FileIdentity: Equatable, Sendable {
+  public let device: UInt64
+  public let inode: UInt64
+
+  /// The file at `path`, if it exists.
+  public init?(path: String) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// The file open on `descriptor`, if it is a regular file.
+  public init?(regularFileOn descriptor: Int32) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    device = UInt64(info.st_dev)
+    inode = UInt64(info.st_ino)
+  }
+
+  /// The identity of an input as the programs name it: `-` is standard input.
+  static func input(_ path: String) -> FileIdentity? {
+    path == "-" ? FileIdentity(regularFileOn: 0) : FileIdentity(path: path)
+  }
+
+  /// The first of `inputs` (no inputs: standard input) that writing to the
+  /// path `output` would write over: the same path, or the same file.
+  public static func input(overwrittenBy output: String, inputs: [String]) -> String? {
+    let inputs = inputs.isEmpty ? ["-"] : inputs
+    if let same = inputs.first(where: { $0 == output && $0 != "-" }) { return same }
+    guard let target = FileIdentity(path: output) else { return nil }
+    return inputs.first { input($0) == target }
+  }
+
+  /// The first of `inputs` (no inputs: standard input) that is the regular
+  /// file open on `descriptor` (standard output: 1).
+  public static func input(onDescriptor descriptor: Int32, inputs: [String]) -> String? {
+    guard let target = FileIdentity(regularFileOn: descriptor) else { return nil }
+    let inputs = inputs.isEmpty ? ["-"] : inputs
+    if descriptor == 0 { return nil }
+    return inputs.first { input($0) == target }
+  }
+}
