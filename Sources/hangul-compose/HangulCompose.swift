@@ -57,10 +57,24 @@ struct HangulCompose: ParsableCommand {
   @Option(help: "How --stats writes: text (an aligned table) or json.")
   var statsFormat: StatisticsFormat = .text
 
+  @Option(
+    help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
+  var startMode: InputMode = .korean
+
+  @Option(help: "Events: write each document as text, or as jsonl ({\"doc\":…,\"text\":…} a line).")
+  var output: EventLogFilter.Output = .text
+
   @Argument(help: "Keystroke logs to read; - is standard input.")
   var files: [String] = []
 
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
+
+  func validate() throws {
+    if format == .text, startMode != .korean || output != .text {
+      throw ValidationError(
+        "--start-mode and --output apply to --format events only (a text log has no 한/영 key)")
+    }
+  }
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
@@ -75,9 +89,10 @@ struct HangulCompose: ParsableCommand {
     case .events:
       let errors = ErrorReport(diagnostics)
       status = try run(
-        EventLogFilter(keys: compose.keys, options: options, maximumLineLength: maxLine.value) {
-          errors.add($0.description)
-        })
+        EventLogFilter(
+          keys: compose.keys, options: options, maximumLineLength: maxLine.value,
+          startMode: startMode, output: output, includesStatistics: stats
+        ) { errors.add($0.description) })
       if errors.finish() > 0, status == 0 { status = 65 }
     }
     if status != 0 { throw ExitCode(status) }
@@ -96,3 +111,6 @@ struct HangulCompose: ParsableCommand {
     return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }
+
+extension InputMode: ExpressibleByArgument {}
+extension EventLogFilter.Output: ExpressibleByArgument {}
