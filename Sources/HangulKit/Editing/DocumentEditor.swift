@@ -10,13 +10,15 @@
 ///     editor.typePosition(UInt8(ascii: "s"))   // 간|아 (s is ㄴ on 2-set)
 ///     editor.finish()                          // editor.output == Array("간아".utf8)
 ///
-/// The text before the cursor and the text after it are two stacks of
-/// scalars, so typing, Backspace, Delete and the horizontal arrows take O(1)
-/// amortized time; Home, End, ArrowUp and ArrowDown take time proportional to
-/// the lines they cross. Memory is bounded by the document: text is written
-/// to ``output`` only when the document ends, or when the part of a line
-/// before the cursor grows past ``maximumLineLength`` bytes; then everything
-/// before the cursor is written and can no longer be reached.
+/// The lines above the cursor's line and those below it are two stacks, and
+/// each line is a gap buffer whose gap moves only when the line is edited:
+/// every movement takes O(1) time, and typing, Backspace and Delete take
+/// O(1) amortized time plus, at the first edit after a move, the distance
+/// from the line's last edit (a block copy); joining two lines copies the
+/// text between their gaps. Memory is bounded by the document: text is written to
+/// ``output`` only when the document ends, or when the part of a line before
+/// the cursor grows past ``maximumLineLength`` bytes; then everything before
+/// the cursor is written and can no longer be reached.
 public struct DocumentEditor: Sendable {
   /// Where a movement key takes the cursor.
   public enum Movement: Sendable, Hashable, CaseIterable {
@@ -45,29 +47,25 @@ public struct DocumentEditor: Sendable {
   /// What happened so far (Delete counts as a Backspace).
   public private(set) var counts = EditCounts()
 
-  /// The committed text before the cursor, in order.
-  private var before: [Unicode.Scalar] = []
-  /// The text after the cursor, last scalar first (``after.last`` is the
-  /// scalar just after the cursor).
-  private var after: [Unicode.Scalar] = []
-  /// For each newline in ``before``: its index and the UTF-8 length of the
-  /// line it ends.
-  private var newlinesBefore: [(index: Int, lineBytes: Int)] = []
-  /// The indices of the newlines in ``after``.
-  private var newlinesAfter: [Int] = []
-  /// UTF-8 bytes of the current line before the cursor (flushed ones excluded).
-  private var lineBytesBeforeCursor = 0
-  /// Scalars of the first line in ``before`` that were already flushed.
+  /// The lines above the cursor's line, first line first.
+  private var linesAbove: [GapLine] = []
+  /// The cursor's line.
+  private var current = GapLine()
+  /// The lines below the cursor's line, last line first.
+  private var linesBelow: [GapLine] = []
+  /// The cursor's column in ``current`` (not counting flushed scalars).
+  private var cursorColumn = 0
+  /// Scalars flushed from the start of the first line still held.
   private var flushedColumn = 0
-  /// Whether text before ``before`` was flushed (it cannot be reached).
+  /// Whether text before the first line held was flushed (it cannot be reached).
   private var wasFlushed = false
   /// The column consecutive ArrowUp/ArrowDown presses aim at.
   private var goalColumn: Int?
   /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
   private let undoesKeystrokes: Bool
   /// For `--backspace keystroke`: the state before each jamo key since the
-  /// last other key, and the length of ``before`` then.
-  private var history: [(state: CompositionState, beforeCount: Int)] = []
+  /// last other key, and the cursor's column then.
+  private var history: [(state: CompositionState, column: Int)] = []
 
   public init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
@@ -79,17 +77,18 @@ public struct DocumentEditor: Sendable {
   }
 
   /// The cursor's column in scalars from the start of its line.
-  public var column: Int {
-    if let last = newlinesBefore.last { return before.count - last.index - 1 }
-    return flushedColumn + before.count
+  public var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
+
+  /// How many scalars of committed text stand before the cursor, newlines
+  /// included (text flushed by ``maximumLineLength`` not counted). O(lines).
+  public var cursorOffset: Int {
+    linesAbove.reduce(0) { $0 + $1.count + 1 } + cursorColumn
   }
 
-  /// How many scalars of committed text stand before the cursor (text
-  /// flushed by ``maximumLineLength`` not counted).
-  public var cursorOffset: Int { before.count }
-
   /// Whether the document holds no text and nothing is being composed.
-  public var isEmpty: Bool { before.isEmpty && after.isEmpty && composer.state.isEmpty }
+  public var isEmpty: Bool {
+    linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && composer.state.isEmpty
+  }
 
   // MARK: Typing
 
@@ -97,7 +96,7 @@ public struct DocumentEditor: Sendable {
   public mutating func press(_ jamo: Jamo) {
     goalColumn = nil
     for key in jamo.keys {
-      if undoesKeystrokes { history.append((composer.state, before.count)) }
+      if undoesKeystrokes { history.append((composer.state, cursorColumn)) }
       if let done = composer.press(key) { append(done) }
     }
   }
@@ -120,11 +119,17 @@ public struct DocumentEditor: Sendable {
   public mutating func insert(_ scalar: Unicode.Scalar) {
     goalColumn = nil
     commit()
-    if let last = before.last,
+    if scalar == "\n" {
+      breakLine()
+      return
+    }
+    current.moveGap(to: cursorColumn)
+    if let last = current.head.last,
       let joined = HangulNormalization.composition(of: last.value, scalar.value),
       let joinedScalar = Unicode.Scalar(joined)
     {
-      popBefore()
+      current.popHead()
+      cursorColumn -= 1
       append(joinedScalar)
     } else {
       append(scalar)
@@ -149,15 +154,24 @@ public struct DocumentEditor: Sendable {
     counts.backspaces += 1
     if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
-      while before.count > previous.beforeCount { popBefore() }
+      current.moveGap(to: cursorColumn)
+      while cursorColumn > previous.column {
+        current.popHead()
+        cursorColumn -= 1
+      }
       return
     }
     if composer.undoStep() { return }
-    if before.isEmpty {
+    if cursorColumn > 0 {
+      current.moveGap(to: cursorColumn)
+      current.popHead()
+      cursorColumn -= 1
+    } else if let above = linesAbove.popLast() {
+      cursorColumn = above.count
+      current = GapLine.joined(above, current)
+    } else {
       counts.backspacesWithoutEffect += 1
       if wasFlushed { counts.backspacesBlockedByFlush += 1 }
-    } else {
-      popBefore()
     }
   }
 
@@ -168,10 +182,13 @@ public struct DocumentEditor: Sendable {
     goalColumn = nil
     counts.backspaces += 1
     commit()
-    if after.isEmpty {
-      counts.backspacesWithoutEffect += 1
+    if cursorColumn < current.count {
+      current.moveGap(to: cursorColumn)
+      current.popTail()
+    } else if let below = linesBelow.popLast() {
+      current = GapLine.joined(current, below)
     } else {
-      popAfter()
+      counts.backspacesWithoutEffect += 1
     }
   }
 
@@ -181,8 +198,15 @@ public struct DocumentEditor: Sendable {
   public mutating func deleteWord() {
     goalColumn = nil
     commit()
-    while let last = before.last, last == " " || last == "\t" { popBefore() }
-    while let last = before.last, last != " ", last != "\t", last != "\n" { popBefore() }
+    current.moveGap(to: cursorColumn)
+    while let last = current.head.last, last == " " || last == "\t" {
+      current.popHead()
+      cursorColumn -= 1
+    }
+    while let last = current.head.last, last != " ", last != "\t" {
+      current.popHead()
+      cursorColumn -= 1
+    }
   }
 
   // MARK: Moving
@@ -195,38 +219,44 @@ public struct DocumentEditor: Sendable {
     switch movement {
     case .left:
       goalColumn = nil
-      if !before.isEmpty { moveLeft() }
+      if cursorColumn > 0 {
+        cursorColumn -= 1
+      } else if let above = linesAbove.popLast() {
+        linesBelow.append(current)
+        current = above
+        cursorColumn = current.count
+      }
     case .right:
       goalColumn = nil
-      if !after.isEmpty { moveRight() }
+      if cursorColumn < current.count {
+        cursorColumn += 1
+      } else if let below = linesBelow.popLast() {
+        linesAbove.append(current)
+        current = below
+        cursorColumn = 0
+      }
     case .lineStart:
       goalColumn = nil
-      moveToLineStart()
+      cursorColumn = 0
     case .lineEnd:
       goalColumn = nil
-      moveToLineEnd()
+      cursorColumn = current.count
     case .up:
       let goal = goalColumn ?? column
       goalColumn = goal
       // No line above, or its start was flushed: the cursor stays.
-      guard !newlinesBefore.isEmpty else { return }
-      moveToLineStart()
-      moveLeft()  // over the newline, to the end of the line above
-      let lineStartIndex = newlinesBefore.last.map { $0.index + 1 } ?? 0
-      let reachable = before.count - lineStartIndex
-      let target = min(goal, column)
-      for _ in 0..<min(column - target, reachable) { moveLeft() }
+      guard let above = linesAbove.popLast() else { return }
+      linesBelow.append(current)
+      current = above
+      let offset = linesAbove.isEmpty ? flushedColumn : 0
+      cursorColumn = max(0, min(goal, offset + current.count) - offset)
     case .down:
       let goal = goalColumn ?? column
       goalColumn = goal
-      guard !newlinesAfter.isEmpty else { return }
-      moveToLineEnd()
-      moveRight()  // over the newline, to the start of the line below
-      var moved = 0
-      while moved < goal, let next = after.last, next != "\n" {
-        moveRight()
-        moved += 1
-      }
+      guard let below = linesBelow.popLast() else { return }
+      linesAbove.append(current)
+      current = below
+      cursorColumn = min(goal, current.count)
     }
   }
 
@@ -240,110 +270,155 @@ public struct DocumentEditor: Sendable {
   /// The editor is then empty and ready for the next document.
   public mutating func finish() {
     commit()
-    for scalar in before { output.appendUTF8(scalar) }
-    for scalar in after.reversed() { output.appendUTF8(scalar) }
-    before.removeAll()
-    after.removeAll()
-    newlinesBefore.removeAll()
-    newlinesAfter.removeAll()
-    lineBytesBeforeCursor = 0
+    for line in linesAbove {
+      line.write(to: &output)
+      output.append(0x0A)
+    }
+    current.write(to: &output)
+    for line in linesBelow.reversed() {
+      output.append(0x0A)
+      line.write(to: &output)
+    }
+    linesAbove.removeAll()
+    linesBelow.removeAll()
+    current = GapLine()
+    cursorColumn = 0
     flushedColumn = 0
     wasFlushed = false
     goalColumn = nil
   }
 
-  // MARK: The two stacks
+  // MARK: Editing at the cursor
 
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
     if let done = composer.commit() { append(done) }
   }
 
-  /// Pushes a scalar before the cursor.
+  /// Puts a scalar (not a newline) before the cursor.
   private mutating func append(_ scalar: Unicode.Scalar) {
-    pushBefore(scalar)
-    if lineBytesBeforeCursor > maximumLineLength { flush() }
+    current.moveGap(to: cursorColumn)
+    current.pushHead(scalar)
+    cursorColumn += 1
+    if current.headBytes > maximumLineLength { flush() }
   }
 
-  private mutating func pushBefore(_ scalar: Unicode.Scalar) {
-    before.append(scalar)
-    if scalar == "\n" {
-      newlinesBefore.append((before.count - 1, lineBytesBeforeCursor))
-      lineBytesBeforeCursor = 0
-    } else {
-      lineBytesBeforeCursor += Self.utf8Length(scalar)
-    }
-  }
-
-  @discardableResult
-  private mutating func popBefore() -> Unicode.Scalar? {
-    guard let scalar = before.popLast() else { return nil }
-    if scalar == "\n", let last = newlinesBefore.popLast() {
-      lineBytesBeforeCursor = last.lineBytes
-    } else {
-      lineBytesBeforeCursor -= Self.utf8Length(scalar)
-    }
-    return scalar
-  }
-
-  private mutating func pushAfter(_ scalar: Unicode.Scalar) {
-    if scalar == "\n" { newlinesAfter.append(after.count) }
-    after.append(scalar)
-  }
-
-  @discardableResult
-  private mutating func popAfter() -> Unicode.Scalar? {
-    guard let scalar = after.popLast() else { return nil }
-    if scalar == "\n" { newlinesAfter.removeLast() }
-    return scalar
-  }
-
-  private mutating func moveLeft() {
-    if let scalar = popBefore() { pushAfter(scalar) }
-  }
-
-  private mutating func moveRight() {
-    if let scalar = popAfter() { pushBefore(scalar) }
-  }
-
-  private mutating func moveToLineStart() {
-    let lineStartIndex = newlinesBefore.last.map { $0.index + 1 } ?? 0
-    while before.count > lineStartIndex { moveLeft() }
-  }
-
-  private mutating func moveToLineEnd() {
-    while let next = after.last, next != "\n" { moveRight() }
+  /// Splits the cursor's line at the cursor: the text after it starts the next line.
+  private mutating func breakLine() {
+    current.moveGap(to: cursorColumn)
+    let rest = current.splitTail()
+    linesAbove.append(current)
+    current = rest
+    cursorColumn = 0
   }
 
   /// Writes everything before the cursor to ``output``, keeping back a last
   /// conjoining initial or open syllable so that a following vowel or final
   /// still composes. The written text can no longer be reached.
   private mutating func flush() {
+    current.moveGap(to: cursorColumn)
     var keep = 0
-    if let last = before.last {
+    if let last = current.head.last {
       let isInitial = (0x1100...0x1112).contains(last.value)
       let isOpenSyllable = HangulSyllable(last)?.finalIndex == 0
       if isInitial || isOpenSyllable { keep = 1 }
     }
-    let written = before.count - keep
-    for scalar in before[..<written] { output.appendUTF8(scalar) }
-    let kept = Array(before[written...])
-    flushedColumn = column - kept.count
-    before.removeAll(keepingCapacity: true)
-    newlinesBefore.removeAll()
-    lineBytesBeforeCursor = 0
-    for scalar in kept { pushBefore(scalar) }
+    for line in linesAbove {
+      line.write(to: &output)
+      output.append(0x0A)
+    }
+    let written = current.head.count - keep
+    flushedColumn = (linesAbove.isEmpty ? flushedColumn : 0) + written
+    linesAbove.removeAll()
+    current.flushHead(keeping: keep, to: &output)
+    cursorColumn = keep
     history.removeAll(keepingCapacity: true)
     wasFlushed = true
     counts.linesFlushed += 1
   }
+}
 
-  private static func utf8Length(_ scalar: Unicode.Scalar) -> Int {
+/// One line of a ``DocumentEditor``: a gap buffer of scalars whose gap moves
+/// only when the line is edited.
+private struct GapLine: Sendable {
+  /// The scalars before the gap, in order.
+  private(set) var head: [Unicode.Scalar] = []
+  /// The scalars after the gap, last first.
+  private var tail: [Unicode.Scalar] = []
+  /// UTF-8 bytes of ``head``.
+  private(set) var headBytes = 0
+
+  var count: Int { head.count + tail.count }
+
+  /// Moves the gap to `column` by copying the scalars between them.
+  mutating func moveGap(to column: Int) {
+    if column < head.count {
+      let moved = head[column...]
+      headBytes -= Self.utf8Length(moved)
+      tail.append(contentsOf: moved.reversed())
+      head.removeLast(moved.count)
+    } else if column > head.count {
+      let moved = tail[(tail.count - (column - head.count))...]
+      headBytes += Self.utf8Length(moved)
+      head.append(contentsOf: moved.reversed())
+      tail.removeLast(moved.count)
+    }
+  }
+
+  mutating func pushHead(_ scalar: Unicode.Scalar) {
+    head.append(scalar)
+    headBytes += Self.utf8Length(scalar)
+  }
+
+  mutating func popHead() {
+    if let scalar = head.popLast() { headBytes -= Self.utf8Length(scalar) }
+  }
+
+  mutating func popTail() {
+    tail.removeLast()
+  }
+
+  /// Removes the text after the gap and returns it as a line with its gap at the start.
+  mutating func splitTail() -> GapLine {
+    var rest = GapLine()
+    swap(&rest.tail, &tail)
+    return rest
+  }
+
+  /// Writes all but the last `keep` scalars of ``head`` to `output` and drops them.
+  mutating func flushHead(keeping keep: Int, to output: inout [UInt8]) {
+    for scalar in head[..<(head.count - keep)] { output.appendUTF8(scalar) }
+    head.removeFirst(head.count - keep)
+    headBytes = Self.utf8Length(head[...])
+  }
+
+  /// `first` then `second` as one line, with the gap where they meet.
+  static func joined(_ first: GapLine, _ second: GapLine) -> GapLine {
+    var line = first
+    line.moveGap(to: line.count)
+    // The tail holds the text after the gap last first.
+    line.tail = second.tail
+    line.tail.append(contentsOf: second.head.reversed())
+    return line
+  }
+
+  func write(to output: inout [UInt8]) {
+    for scalar in head { output.appendUTF8(scalar) }
+    for scalar in tail.reversed() { output.appendUTF8(scalar) }
+  }
+
+  static func utf8Length(_ scalar: Unicode.Scalar) -> Int {
     switch scalar.value {
     case ..<0x80: 1
     case ..<0x800: 2
     case ..<0x1_0000: 3
     default: 4
     }
+  }
+
+  static func utf8Length(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+    var total = 0
+    for scalar in scalars { total += utf8Length(scalar) }
+    return total
   }
 }
