@@ -197,6 +197,38 @@ struct DocumentEditorTests {
     }
   }
 
+  @Test("a small --max-line changes nothing when no key reaches back, and survives any edits")
+  func smallMaximumLine() {
+    var generator = SeededGenerator(seed: 16)
+    let jamoKeys = "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅎㅏㅓㅗㅜㅡㅣㅐㅘ".unicodeScalars.compactMap { Jamo($0) }
+    let movements = DocumentEditor.Movement.allCases
+    for round in 0..<300 {
+      var edits: [Edit] = []
+      let reachesBack = round % 2 == 1
+      for _ in 0..<Int.random(in: 0..<80, using: &generator) {
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0 where reachesBack: edits.append(.backspace)
+        case 1 where reachesBack: edits.append(.delete)
+        case 2: edits.append(.insert("\n"))
+        case 3: edits.append(.insert(Bool.random(using: &generator) ? " " : "\u{1161}"))
+        case 4 where reachesBack:
+          edits.append(.move(movements.randomElement(using: &generator) ?? .left))
+        default: edits.append(.press(jamoKeys.randomElement(using: &generator) ?? jamoKeys[0]))
+        }
+      }
+      var small = DocumentEditor(maximumLineLength: 8)
+      var large = DocumentEditor()
+      for edit in edits {
+        edit.apply(to: &small)
+        edit.apply(to: &large)
+      }
+      small.finish()
+      large.finish()
+      if !reachesBack { #expect(small.output == large.output, "\(edits)") }
+      #expect(String(validating: small.output, as: UTF8.self) != nil)
+    }
+  }
+
   /// A round trip that returns to the same place: Left/Right k, Up/Down,
   /// Home then Right, End then Left.
   func roundTrip(

@@ -124,7 +124,7 @@ public struct DocumentEditor: Sendable {
       return
     }
     current.moveGap(to: cursorColumn)
-    if let last = current.head.last,
+    if let last = current.lastBeforeGap,
       let joined = HangulNormalization.composition(of: last.value, scalar.value),
       let joinedScalar = Unicode.Scalar(joined)
     {
@@ -199,11 +199,11 @@ public struct DocumentEditor: Sendable {
     goalColumn = nil
     commit()
     current.moveGap(to: cursorColumn)
-    while let last = current.head.last, last == " " || last == "\t" {
+    while let last = current.lastBeforeGap, last == " " || last == "\t" {
       current.popHead()
       cursorColumn -= 1
     }
-    while let last = current.head.last, last != " ", last != "\t" {
+    while let last = current.lastBeforeGap, last != " ", last != "\t" {
       current.popHead()
       cursorColumn -= 1
     }
@@ -318,7 +318,7 @@ public struct DocumentEditor: Sendable {
   private mutating func flush() {
     current.moveGap(to: cursorColumn)
     var keep = 0
-    if let last = current.head.last {
+    if let last = current.lastBeforeGap {
       let isInitial = (0x1100...0x1112).contains(last.value)
       let isOpenSyllable = HangulSyllable(last)?.finalIndex == 0
       if isInitial || isOpenSyllable { keep = 1 }
@@ -327,7 +327,7 @@ public struct DocumentEditor: Sendable {
       line.write(to: &output)
       output.append(0x0A)
     }
-    let written = current.head.count - keep
+    let written = current.headCount - keep
     flushedColumn = (linesAbove.isEmpty ? flushedColumn : 0) + written
     linesAbove.removeAll()
     current.flushHead(keeping: keep, to: &output)
@@ -338,87 +338,113 @@ public struct DocumentEditor: Sendable {
   }
 }
 
-/// One line of a ``DocumentEditor``: a gap buffer of scalars whose gap moves
-/// only when the line is edited.
+/// One line of a ``DocumentEditor``: a gap buffer of scalar values whose gap
+/// moves only when the line is edited, by one block move.
 private struct GapLine: Sendable {
-  /// The scalars before the gap, in order.
-  private(set) var head: [Unicode.Scalar] = []
-  /// The scalars after the gap, last first.
-  private var tail: [Unicode.Scalar] = []
-  /// UTF-8 bytes of ``head``.
+  /// The line's scalar values, with the gap `gapStart..<gapEnd` in between.
+  private var storage: [UInt32] = []
+  private var gapStart = 0
+  private var gapEnd = 0
+  /// UTF-8 bytes of the scalars before the gap.
   private(set) var headBytes = 0
 
-  var count: Int { head.count + tail.count }
+  var count: Int { storage.count - (gapEnd - gapStart) }
 
-  /// Moves the gap to `column` by copying the scalars between them.
+  /// How many scalars stand before the gap.
+  var headCount: Int { gapStart }
+
+  /// The scalar just before the gap.
+  var lastBeforeGap: Unicode.Scalar? {
+    gapStart > 0 ? Unicode.Scalar(storage[gapStart - 1]) : nil
+  }
+
+  /// Moves the gap to `column` with one overlapping block move.
   mutating func moveGap(to column: Int) {
-    if column < head.count {
-      let moved = head[column...]
-      headBytes -= Self.utf8Length(moved)
-      tail.append(contentsOf: moved.reversed())
-      head.removeLast(moved.count)
-    } else if column > head.count {
-      let moved = tail[(tail.count - (column - head.count))...]
-      headBytes += Self.utf8Length(moved)
-      head.append(contentsOf: moved.reversed())
-      tail.removeLast(moved.count)
+    guard column != gapStart else { return }
+    let gapSize = gapEnd - gapStart
+    storage.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      if column < gapStart {
+        let moved = gapStart - column
+        headBytes -= Self.utf8Length(UnsafeBufferPointer(start: base + column, count: moved))
+        UnsafeMutableRawPointer(base + column + gapSize).copyMemory(
+          from: base + column, byteCount: moved * MemoryLayout<UInt32>.stride)
+      } else {
+        let moved = column - gapStart
+        headBytes += Self.utf8Length(UnsafeBufferPointer(start: base + gapEnd, count: moved))
+        UnsafeMutableRawPointer(base + gapStart).copyMemory(
+          from: base + gapEnd, byteCount: moved * MemoryLayout<UInt32>.stride)
+      }
     }
+    gapStart = column
+    gapEnd = column + gapSize
   }
 
   mutating func pushHead(_ scalar: Unicode.Scalar) {
-    head.append(scalar)
-    headBytes += Self.utf8Length(scalar)
+    if gapStart == gapEnd { widenGap() }
+    storage[gapStart] = scalar.value
+    gapStart += 1
+    headBytes += Self.utf8Length(scalar.value)
+  }
+
+  /// Makes room at the gap: as much again as the line holds, at least 16.
+  private mutating func widenGap() {
+    let extra = max(16, storage.count)
+    storage.insert(contentsOf: repeatElement(0, count: extra), at: gapStart)
+    gapEnd += extra
   }
 
   mutating func popHead() {
-    if let scalar = head.popLast() { headBytes -= Self.utf8Length(scalar) }
+    guard gapStart > 0 else { return }
+    gapStart -= 1
+    headBytes -= Self.utf8Length(storage[gapStart])
   }
 
   mutating func popTail() {
-    tail.removeLast()
+    if gapEnd < storage.count { gapEnd += 1 }
   }
 
   /// Removes the text after the gap and returns it as a line with its gap at the start.
   mutating func splitTail() -> GapLine {
     var rest = GapLine()
-    swap(&rest.tail, &tail)
+    rest.storage = Array(storage[gapEnd...])
+    storage.removeSubrange(gapEnd...)
     return rest
   }
 
-  /// Writes all but the last `keep` scalars of ``head`` to `output` and drops them.
+  /// Writes all but the last `keep` scalars before the gap to `output` and drops them.
   mutating func flushHead(keeping keep: Int, to output: inout [UInt8]) {
-    for scalar in head[..<(head.count - keep)] { output.appendUTF8(scalar) }
-    head.removeFirst(head.count - keep)
-    headBytes = Self.utf8Length(head[...])
+    let written = gapStart - keep
+    for value in storage[..<written] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
+    storage.removeFirst(written)
+    gapStart -= written
+    gapEnd -= written
+    headBytes = 0
+    for value in storage[..<gapStart] { headBytes += Self.utf8Length(value) }
   }
 
   /// `first` then `second` as one line, with the gap where they meet.
   static func joined(_ first: GapLine, _ second: GapLine) -> GapLine {
     var line = first
     line.moveGap(to: line.count)
-    // The tail holds the text after the gap last first.
-    line.tail = second.tail
-    line.tail.append(contentsOf: second.head.reversed())
+    line.storage.append(contentsOf: second.storage[..<second.gapStart])
+    line.storage.append(contentsOf: second.storage[second.gapEnd...])
     return line
   }
 
   func write(to output: inout [UInt8]) {
-    for scalar in head { output.appendUTF8(scalar) }
-    for scalar in tail.reversed() { output.appendUTF8(scalar) }
+    for value in storage[..<gapStart] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
+    for value in storage[gapEnd...] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
   }
 
-  static func utf8Length(_ scalar: Unicode.Scalar) -> Int {
-    switch scalar.value {
-    case ..<0x80: 1
-    case ..<0x800: 2
-    case ..<0x1_0000: 3
-    default: 4
-    }
+  @inline(__always)
+  static func utf8Length(_ value: UInt32) -> Int {
+    1 + (value >= 0x80 ? 1 : 0) + (value >= 0x800 ? 1 : 0) + (value >= 0x1_0000 ? 1 : 0)
   }
 
-  static func utf8Length(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+  static func utf8Length(_ values: UnsafeBufferPointer<UInt32>) -> Int {
     var total = 0
-    for scalar in scalars { total += utf8Length(scalar) }
+    for value in values { total += utf8Length(value) }
     return total
   }
 }
