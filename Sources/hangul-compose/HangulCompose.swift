@@ -16,12 +16,15 @@ struct HangulCompose: ParsableCommand {
       ASCII letters too); BS and DEL are Backspace; a newline ends the line; every \
       other character, bytes that are not UTF-8 included, ends the syllable and is \
       copied unchanged. The automaton is libhangul's 2-set keyboard by default. \
-      With --format events the log is JSON Lines, one key event a line.
+      With --format events the log is JSON Lines, one key event a line (W3C \
+      "key" and "code" values, as browsers record them), replayed in a document \
+      with a cursor.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty     # 안녕하세요
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
+        hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
       """)
 
   enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -94,6 +94,18 @@ struct DocumentEditorTests {
     #expect(replay(log(script)) == expected + "\n", "\(name)")
   }
 
+  @Test("the example of DocumentEditor's documentation")
+  func documentedExample() {
+    var editor = DocumentEditor()
+    for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap({ Jamo($0) }) { editor.press(key) }
+    editor.move(.left)
+    #expect(editor.column == 1)
+    editor.typePosition(UInt8(ascii: "s"))
+    editor.typePosition(UInt8(ascii: "k"))
+    editor.finish()
+    #expect(editor.output == Array("가나아".utf8))
+  }
+
   @Test("--start-mode english types letters as themselves until HangulMode")
   func startMode() {
     let log = ["g", "o", "o", "d", " ", "HangulMode", "ㅈ", "ㅗ", "ㅎ", "ㅇ", "ㅡ", "ㄴ"]

@@ -6,9 +6,10 @@
 ///
 ///     var editor = DocumentEditor()
 ///     for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
-///     editor.move(.left)                       // 가|아 (the syllable 아 is committed)
-///     editor.typePosition(UInt8(ascii: "s"))   // 간|아 (s is ㄴ on 2-set)
-///     editor.finish()                          // editor.output == Array("간아".utf8)
+///     editor.move(.left)                       // 가|아: the syllable 아 is committed
+///     editor.typePosition(UInt8(ascii: "s"))   // ㄴ (s on 2-set) starts a syllable at the cursor
+///     editor.typePosition(UInt8(ascii: "k"))   // ㅏ
+///     editor.finish()                          // editor.output == Array("가나아".utf8)
 ///
 /// The lines above the cursor's line and those below it are two stacks, and
 /// each line is a gap buffer whose gap moves only when the line is edited:

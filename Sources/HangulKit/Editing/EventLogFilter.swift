@@ -18,8 +18,9 @@
 ///     let log = #"{"key":"Shift"}\#n{"key":"ㄱ"}\#n{"key":"ㄱ"}\#n{"key":"ㅏ"}"#
 ///     try filter.filtered(Array(log.utf8))   // "ㄲ가\n"
 ///
-/// Time is O(n) plus the lines the cursor crosses; memory is bounded by the
-/// longest input line and the longest document.
+/// Time is O(n) plus the block moves of ``DocumentEditor`` when an edit
+/// follows a cursor movement; memory is bounded by the longest input line
+/// and the longest document.
 public struct EventLogFilter: ByteFilter {
   /// How each document is written.
   public enum Output: String, Sendable, Hashable, CaseIterable {
