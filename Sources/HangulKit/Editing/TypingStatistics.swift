@@ -121,7 +121,11 @@ public struct StatisticsReport: Sendable, Equatable {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
-    if digits == 0 { return String(Int(rounded)) }
+    if digits == 0 {
+      // A time past Int.max (a "t" of 1.7e19) is written as a Double.
+      if let integer = Int(exactly: rounded) { return String(integer) }
+      return String(rounded)
+    }
     var text = String(rounded)
     if let dot = text.firstIndex(of: ".") {
       let decimals = text.distance(from: dot, to: text.endIndex) - 1
