@@ -118,6 +118,14 @@ struct EventLogTests {
     #expect(result.errors.first?.description.hasPrefix("log.jsonl:2: ") == true)
   }
 
+  @Test("a \"t\" past Int.max is reported, not a trap (found by fuzzing)")
+  func hugeTime() {
+    let result = run([#"{"key":"ㄱ","t":17000000000000003366}"#, #"{"key":"ㅏ","t":5}"#])
+    #expect(result.output == "ㄱ\n")
+    #expect(result.errors.first?.message.contains("went backwards: 5 after 1.7") == true)
+    #expect(result.statistics.json.contains(#""typingTimeMs":0"#))
+  }
+
   @Test("statistics of a hand-computed log")
   func statistics() {
     // A Backspace at the start of the document that deletes nothing, 가 (2
