@@ -18,12 +18,15 @@ struct HangulCompose: ParsableCommand {
       ASCII letters too); BS and DEL are Backspace; a newline ends the line; every \
       other character, bytes that are not UTF-8 included, ends the syllable and is \
       copied unchanged. The automaton is libhangul's 2-set keyboard by default. \
-      With --format events the log is JSON Lines, one key event a line.
+      With --format events the log is JSON Lines, one key event a line (W3C \
+      "key" and "code" values, as browsers record them), replayed in a document \
+      with a cursor.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
+        hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
       """,
     version: toolVersion)
 
@@ -62,12 +65,26 @@ struct HangulCompose: ParsableCommand {
   @Option(help: "How --stats writes: text (an aligned table) or json.")
   var statsFormat: StatisticsFormat = .text
 
+  @Option(
+    help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
+  var startMode: InputMode = .korean
+
+  @Option(help: "Events: write each document as text, or as jsonl ({\"doc\":…,\"text\":…} a line).")
+  var output: EventLogFilter.Output = .text
+
   @OptionGroup var input: InputOptions
 
   @Argument(help: "Keystroke logs to read; - is standard input.", completion: .file())
   var files: [String] = []
 
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
+
+  func validate() throws {
+    if format == .text, startMode != .korean || output != .text {
+      throw ValidationError(
+        "--start-mode and --output apply to --format events only (a text log has no 한/영 key)")
+    }
+  }
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
@@ -82,9 +99,10 @@ struct HangulCompose: ParsableCommand {
     case .events:
       let errors = ErrorReport(diagnostics)
       status = try run(
-        EventLogFilter(keys: compose.keys, options: options, maximumLineLength: maxLine.value) {
-          errors.add($0.description)
-        })
+        EventLogFilter(
+          keys: compose.keys, options: options, maximumLineLength: maxLine.value,
+          startMode: startMode, output: output, includesStatistics: stats
+        ) { errors.add($0.description) })
       if errors.finish() > 0, status == 0 { status = 65 }
     }
     if status != 0 { throw ExitCode(status) }
@@ -104,3 +122,6 @@ struct HangulCompose: ParsableCommand {
     return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }
+
+extension InputMode: ExpressibleByArgument {}
+extension EventLogFilter.Output: ExpressibleByArgument {}

@@ -13,8 +13,9 @@ struct EventCommandTests {
         "samples/events-review.jsonl",
         "배송이 빨랐어요 색감도 사진이랑 똑같아요 근데 사이즈가 좀 작네요 ㅠㅠ\n그래도 재구매 의사 있어요!\n"
       ),
-      ("samples/events-two-docs.jsonl", "오늘 저녁 뭐 먹\n떡볶이\n\n을까? 떡볶이 어때\n"),
+      ("samples/events-two-docs.jsonl", "오늘 저녁 뭐 먹\n떡볶이\n을까? 떡볶이 어때\n"),
       ("samples/events-phrases.jsonl", "안녕하세요~ 주문한 물건 언제 와요?\n감사합니다!\n지금 가는 중이야!\n"),
+      ("samples/browser-keydown.jsonl", "iPhone 15 케이스 후기\n색감도 사진이랑 똑같아요.\n배송도 빨라요! A+\n"),
     ])
   func samples(file: String, expected: String) throws {
     let result = try compose.run(["--format", "events", repositoryFile(file).path])
@@ -76,5 +77,65 @@ struct EventCommandTests {
   func badValues() throws {
     #expect(try compose.run(["--format", "csv"]).status == 64)
     #expect(try compose.run(["--stats-format", "xml"]).status == 64)
+  }
+
+  @Test("the browser sample replays to its expected text and JSON Lines")
+  func browserSample() throws {
+    let log = repositoryFile("samples/browser-keydown.jsonl").path
+    let text = try compose.run(["--format", "events", log])
+    #expect(text.status == 0)
+    #expect(
+      text.stdout == (try Data(contentsOf: repositoryFile("samples/browser-keydown.expected.txt"))))
+    let json = try compose.run(["--format", "events", "--output", "jsonl", log])
+    #expect(json.status == 0)
+    #expect(
+      json.stdout
+        == (try Data(contentsOf: repositoryFile("samples/browser-keydown.expected.jsonl"))))
+    // Every line is a JSON object whose "text" is the document's text.
+    let objects = try json.text.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(objects.map { $0?["doc"] as? String } == ["title", "body"])
+    #expect(objects.last??["text"] as? String == "색감도 사진이랑 똑같아요.\n배송도 빨라요! A+")
+  }
+
+  @Test("--output jsonl --stats: each document's figures in its object; doc as the log gave it")
+  func jsonlWithStats() throws {
+    let log =
+      [
+        #"{"key":"ㄱ","doc":7,"t":0}"#, #"{"key":"ㅏ","doc":7,"t":60000}"#,
+        #"{"key":"Enter","doc":7,"t":60000}"#,
+        #"{"key":"ㄴ","doc":"x\"y"}"#, #"{"key":"Tab"}"#,
+      ].joined(separator: "\n") + "\n"
+    let result = try compose.run(
+      ["--format", "events", "--output", "jsonl", "--stats"], input: Data(log.utf8))
+    #expect(result.status == 0)
+    #expect(
+      result.text
+        == #"{"doc":7,"text":"가\n","stats":{"keys":3,"backspaces":0,"backspacesWithoutEffect":0,"characters":2,"syllables":1,"kspc":1.500,"typingTimeMs":60000,"charactersPerMinute":2.0}}"#
+        + "\n"
+        + #"{"doc":"x\"y","text":"ㄴ\t","stats":{"keys":2,"backspaces":0,"backspacesWithoutEffect":0,"characters":2,"syllables":0,"kspc":1.000}}"#
+        + "\n")
+    #expect(result.stderr.contains("total"))
+    let plain = try compose.run(
+      ["--format", "events", "--output", "jsonl"], input: Data(#"{"key":"ㄱ"}"#.utf8))
+    #expect(plain.text == #"{"text":"ㄱ"}"# + "\n")
+  }
+
+  @Test("--start-mode english; --start-mode and --output need --format events (64)")
+  func startMode() throws {
+    let log = [#"{"code":"KeyR"}"#, #"{"code":"Lang1"}"#, #"{"code":"KeyR"}"#].joined(
+      separator: "\n")
+    #expect(try compose.run(["--format", "events"], input: Data(log.utf8)).text == "ㄱr\n")
+    #expect(
+      try compose.run(["--format", "events", "--start-mode", "english"], input: Data(log.utf8)).text
+        == "rㄱ\n")
+    for options in [
+      ["--start-mode", "english"], ["--output", "jsonl"], ["--start-mode", "chinese"],
+    ] {
+      let result = try compose.run(options, input: Data("r".utf8))
+      #expect(result.status == 64)
+      #expect(result.stdout.isEmpty)
+    }
   }
 }

@@ -6,10 +6,15 @@ import Testing
 struct EventLogTests {
   /// Runs the event filter over `lines`; returns the output, the errors and the statistics.
   func run(
-    _ lines: [String], keys: KeyEncoding = .jamo, options: ComposerOptions = ComposerOptions()
+    _ lines: [String], keys: KeyEncoding = .jamo, options: ComposerOptions = ComposerOptions(),
+    startMode: InputMode = .korean, output: EventLogFilter.Output = .text,
+    includesStatistics: Bool = false, maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) -> (output: String, errors: [PositionedError], statistics: StatisticsReport) {
     let errors = ErrorList()
-    var filter = EventLogFilter(keys: keys, options: options) { errors.items.append($0) }
+    var filter = EventLogFilter(
+      keys: keys, options: options, maximumLineLength: maximumLineLength, startMode: startMode,
+      output: output, includesStatistics: includesStatistics
+    ) { errors.items.append($0) }
     filter.beginInput(named: "log.jsonl")
     let output = (try? filter.filtered(Array(lines.joined(separator: "\n").utf8))) ?? []
     return (String(decoding: output, as: UTF8.self), errors.items, filter.statistics)
@@ -34,7 +39,7 @@ struct EventLogTests {
     "each named key",
     arguments: [
       (["ㄱ", "ㅏ", "ㄱ", "Backspace"], "가\n"), (["ㄱ", "ㅏ", "Space", "ㅏ"], "가 ㅏ\n"),
-      (["ㄱ", "ㅏ", "Enter", "Backspace", "ㄴ"], "가\nㄴ\n"), (["ㄱ", "ㅏ", "Tab", "ㄴ"], "가\tㄴ\n"),
+      (["ㄱ", "ㅏ", "Enter", "Backspace", "ㄴ"], "가ㄴ\n"), (["ㄱ", "ㅏ", "Tab", "ㄴ"], "가\tㄴ\n"),
       (["Shift", "ㄱ", "ㄱ", "ㅏ"], "ㄲ가\n"), (["Shift", "ㅐ"], "ㅒ\n"), (["Shift", "ㅏ"], "ㅏ\n"),
       (["Shift", "1"], "!\n"), (["Shift", "Space", "ㄱ"], " ㄱ\n"),
       (["ㄱ", "ㅏ", "Space", "ㄴ", "ㅏ", "ㄴ", "Space", "Space", "DeleteWord"], "가 \n"),
@@ -69,7 +74,7 @@ struct EventLogTests {
       run([
         #"{"text":"안녕\n하세요"}"#, #"{"key":"Backspace"}"#, #"{"key":"Backspace"}"#,
         #"{"key":"Backspace"}"#, #"{"key":"Backspace"}"#,
-      ]).output == "안녕\n\n")
+      ]).output == "안녕\n")
   }
 
   @Test(
@@ -95,7 +100,7 @@ struct EventLogTests {
     "every kind of bad line is reported with its line number and skipped",
     arguments: [
       ("junk", "not valid JSON"), ("[1]", "must be a JSON object, not an array"),
-      (#"{"t":5}"#, #"needs "key" or "text""#), (#"{"key":"ㄱ","text":"x"}"#, "either"),
+      (#"{"t":5}"#, #"needs "key", "code" or "text""#), (#"{"key":"ㄱ","text":"x"}"#, "either"),
       (#"{"key":"Escape"}"#, #"unknown key "Escape""#), (#"{"key":""}"#, "unknown key"),
       (#"{"key":5}"#, "must be a string"), (#"{"text":null}"#, "must be a string"),
       (#"{"key":"ㄱ","t":"soon"}"#, "must be a number"), (#"{"key":"ㄱ","t":50}"#, "went backwards"),
@@ -113,32 +118,58 @@ struct EventLogTests {
     #expect(result.errors.first?.description.hasPrefix("log.jsonl:2: ") == true)
   }
 
+  @Test("a \"t\" past Int.max is reported, not a trap (found by fuzzing)")
+  func hugeTime() {
+    let result = run([#"{"key":"ㄱ","t":17000000000000003366}"#, #"{"key":"ㅏ","t":5}"#])
+    #expect(result.output == "ㄱ\n")
+    #expect(result.errors.first?.message.contains("went backwards: 5 after 1.7") == true)
+    #expect(result.statistics.json.contains(#""typingTimeMs":0"#))
+  }
+
   @Test("statistics of a hand-computed log")
   func statistics() {
-    // 가 (2 keys), a Backspace that undoes ㅏ, ㅏ again, Space, a Backspace at
-    // the start of the second line that deletes nothing, Enter, a phrase;
+    // A Backspace at the start of the document that deletes nothing, 가 (2
+    // keys), a Backspace that undoes ㅏ, ㅏ again, Space, Enter, a phrase;
     // 60 s from first to last event.
     let result = run([
-      #"{"key":"ㄱ","t":0}"#, #"{"key":"ㅏ","t":1000}"#, #"{"key":"Backspace","t":2000}"#,
-      #"{"key":"ㅏ","t":3000}"#, #"{"key":"Space","t":4000}"#, #"{"key":"Enter","t":5000}"#,
-      #"{"key":"Backspace","t":6000}"#, #"{"text":"감사합니다!","t":60000}"#,
+      #"{"key":"Backspace","t":0}"#, #"{"key":"ㄱ","t":1000}"#, #"{"key":"ㅏ","t":2000}"#,
+      #"{"key":"Backspace","t":3000}"#, #"{"key":"ㅏ","t":4000}"#, #"{"key":"Space","t":5000}"#,
+      #"{"key":"Enter","t":6000}"#, #"{"text":"감사합니다!","t":60000}"#,
     ])
     #expect(result.output == "가 \n감사합니다!\n")
     let total = result.statistics.total
     #expect(total.keystrokes == 8)
     #expect(total.backspaces == 2)
     #expect(total.backspacesWithoutEffect == 1)
-    #expect(total.characters == 8)  // 가, space, 감사합니다! (6)
+    #expect(total.characters == 9)  // 가, space, newline, 감사합니다! (6)
     #expect(total.syllables == 6)
-    #expect(total.keystrokesPerCharacter == 1.0)
     #expect(total.typingTime == 60_000)
-    #expect(total.charactersPerMinute == 8.0)
+    #expect(total.charactersPerMinute == 9.0)
     #expect(result.statistics.documents.isEmpty)
     #expect(result.statistics.text.contains("total"))
     #expect(
       result.statistics.json
-        == #"{"documents":[],"total":{"keys":8,"backspaces":2,"backspacesWithoutEffect":1,"characters":8,"syllables":6,"kspc":1.000,"typingTimeMs":60000,"charactersPerMinute":8.0}}"#
+        == #"{"documents":[],"total":{"keys":8,"backspaces":2,"backspacesWithoutEffect":1,"characters":9,"syllables":6,"kspc":0.889,"typingTimeMs":60000,"charactersPerMinute":9.0}}"#
         + "\n")
+  }
+
+  @Test(
+    "one rule for newlines in --stats: Enter is a keystroke and its newline a character",
+    arguments: [
+      (["ㄱ", "ㅏ", "Enter"], 3, 2, 1.5), (["ㄱ", "ㅏ"], 2, 1, 2.0),
+      (["ㄱ", "ㅏ", "Enter", "Enter"], 4, 3, 4.0 / 3.0),
+    ])
+  func newlineRule(typed: [String], keystrokes: Int, characters: Int, kspc: Double) {
+    let total = run(typed.map { #"{"key":\#(JSONWriter.quoted($0))}"# }).statistics.total
+    #expect(total.keystrokes == keystrokes)
+    #expect(total.characters == characters)
+    #expect(total.keystrokesPerCharacter == kspc)
+    // The same in a text log: the newline typed is a keystroke and a character.
+    var filter = ComposeFilter()
+    let log = typed.map { $0 == "Enter" ? "\n" : $0 }.joined()
+    _ = try? filter.filtered(Array(log.utf8))
+    #expect(filter.statistics.total.keystrokes == keystrokes)
+    #expect(filter.statistics.total.characters == characters)
   }
 
   @Test("statistics of a text log: every character is a keystroke")
@@ -149,18 +180,32 @@ struct EventLogTests {
     #expect(total.keystrokes == 8)  // ㄱ ㅏ ㄱ BS newline BS ㄱ ㅅ
     #expect(total.backspaces == 2)
     #expect(total.backspacesWithoutEffect == 1)
-    #expect(total.characters == 2)
+    #expect(total.characters == 3)  // 가, the newline, ㄳ
     #expect(total.syllables == 1)
     #expect(total.typingTime == nil)
   }
 
   @Test(
-    "Backspace never crosses an Enter, in both Backspace modes",
+    "Backspace at a line start joins the lines, in both Backspace modes",
     arguments: ComposerOptions.Backspace.allCases)
-  func enterIsABoundary(mode: ComposerOptions.Backspace) {
+  func backspaceJoinsLines(mode: ComposerOptions.Backspace) {
+    let options = ComposerOptions(backspace: mode)
+    #expect(
+      run(keys("ㄱ", "ㅏ", "Enter", "ㄴ", "Home", "Backspace"), options: options).output == "가ㄴ\n")
+    // Then the character before: 가; at the start of the document, nothing.
     let result = run(
-      keys("ㄱ", "ㅏ", "Enter", "Backspace", "Backspace"), options: ComposerOptions(backspace: mode))
-    #expect(result.output == "가\n\n")
+      keys("ㄱ", "ㅏ", "Enter", "Backspace", "Backspace", "Backspace"), options: options)
+    #expect(result.output == "\n")
+    #expect(result.statistics.total.backspacesWithoutEffect == 1)
+  }
+
+  @Test("a document that ends with Enter is written with no extra blank line; JSON keeps it")
+  func trailingEnter() {
+    #expect(run(keys("ㄱ", "ㅏ", "Enter")).output == "가\n")
+    #expect(run(keys("ㄱ", "ㅏ", "Enter", "Enter")).output == "가\n\n")
+    #expect(run(keys("Enter")).output == "\n")
+    #expect(run(keys("ㄱ")).output == "ㄱ\n")
+    #expect(run(keys("ㄱ", "ㅏ", "Enter"), output: .jsonl).output == #"{"text":"가\n"}"# + "\n")
   }
 
   @Test("each document is written as soon as it ends")

@@ -44,7 +44,11 @@ enum FuzzChecks {
   /// The event-log reader: no trap; at most one error a line.
   static func events(_ input: [UInt8]) -> String? {
     let counter = Counter()
-    var filter = EventLogFilter(keys: input.count % 2 == 0 ? .jamo : .qwerty) { _ in
+    // Every third input with a tiny --max-line, so flushing meets the cursor.
+    var filter = EventLogFilter(
+      keys: input.count % 2 == 0 ? .jamo : .qwerty,
+      maximumLineLength: input.count % 3 == 0 ? 8 : LineEditor.defaultMaximumLineLength
+    ) { _ in
       counter.value += 1
     }
     _ = feed(&filter, input, pieces: 2)

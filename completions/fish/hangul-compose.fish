@@ -11,6 +11,8 @@ complete -c hangul-compose -l nfc -d 'Also put all other output text through ICU
 complete -c hangul-compose -l verify -d 'Check every output line against ICU NFC and NFD; a disagreement exits 65.'
 complete -c hangul-compose -l stats -d 'Write typing statistics to standard error after the output.'
 complete -c hangul-compose -l stats-format -x -a 'text json' -d 'How --stats writes: text (an aligned table) or json.'
+complete -c hangul-compose -l start-mode -x -a 'korean english' -d 'Events: the input mode each document starts in, korean or english (HangulMode toggles).'
+complete -c hangul-compose -l output -x -a 'text jsonl' -d 'Events: write each document as text, or as jsonl ({"doc":…,"text":…} a line).'
 complete -c hangul-compose -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
 complete -c hangul-compose -l version -d 'Show the version.'
 complete -c hangul-compose -s h -l help -d 'Show help information.'

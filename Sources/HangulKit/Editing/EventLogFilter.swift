@@ -1,65 +1,100 @@
 /// The `hangul-compose --format events` filter: a JSON Lines log of key
-/// events in, composed text out, one document after another.
+/// events in, composed text out, one document after another (SPEC §3.1).
 ///
-/// Each line is an object with exactly one of `"key"` (a jamo, a letter under
-/// `--keys qwerty`, any other single character, or a named key: `Backspace`,
-/// `Space`, `Enter`, `Tab`, `Shift`, `DeleteWord`) or `"text"` (a phrase
-/// inserted after committing the syllable), and optionally `"t"` (time in
-/// milliseconds, never decreasing) and `"doc"` (a string or an integer; a new
-/// value starts a new document). Each document's text is written followed by
-/// a newline as soon as the document ends. Blank lines are skipped; a line
-/// that is not a valid event is reported through `report` and skipped, and the
-/// rest of the log is still processed.
+/// Each line is an object with `"key"` (a W3C key value: a single character
+/// or a ``NamedKey``), `"code"` (a W3C code value, ``KeyCode``, typed through
+/// the keyboard's layout; with both, `"code"` wins; `"shiftKey": true`
+/// applies Shift to it) or `"text"` (a phrase inserted after committing the
+/// syllable), and optionally `"t"` (time in milliseconds, never decreasing)
+/// and `"doc"` (a string or an integer; a new value starts a new document).
+/// The keys edit a ``DocumentEditor``; the 한/영 key toggles the
+/// ``InputMode``. Each document starts in the start mode with a fresh editor
+/// and is written as soon as it ends: as text followed by a newline (none
+/// when the text already ends with one), or as one JSON object
+/// `{"doc":…,"text":…}` a line. Blank lines are skipped; a line that is not a
+/// valid event is reported through `report` and skipped.
 ///
 ///     var filter = EventLogFilter(keys: .jamo) { error in print(error) }
 ///     let log = #"{"key":"Shift"}\#n{"key":"ㄱ"}\#n{"key":"ㄱ"}\#n{"key":"ㅏ"}"#
 ///     try filter.filtered(Array(log.utf8))   // "ㄲ가\n"
 ///
-/// Time is O(n); memory is bounded by the longest line (of input or output).
+/// Time is O(n) plus the block moves of ``DocumentEditor`` when an edit
+/// follows a cursor movement; memory is bounded by the longest input line
+/// and the longest document.
 public struct EventLogFilter: ByteFilter {
-  /// The named keys of the event format.
-  public enum NamedKey: String, CaseIterable, Sendable {
-    case backspace = "Backspace"
-    case space = "Space"
-    case enter = "Enter"
-    case tab = "Tab"
-    case shift = "Shift"
-    case deleteWord = "DeleteWord"
+  /// How each document is written.
+  public enum Output: String, Sendable, Hashable, CaseIterable {
+    /// The text, then a newline unless it ends with one.
+    case text
+    /// One `{"doc":…,"text":…}` object a line (`"stats"` too when asked for).
+    case jsonl
   }
 
-  public private(set) var editor: LineEditor
+  public private(set) var editor: DocumentEditor
   public let keys: KeyEncoding
+  public let output: Output
+  /// Whether each JSON document object carries its statistics.
+  public let includesStatistics: Bool
   /// How many lines were rejected.
   public private(set) var errorCount = 0
 
-  private let makeEditor: @Sendable () -> LineEditor
+  private let makeEditor: @Sendable () -> DocumentEditor
   private let report: (PositionedError) -> Void
-  private var interpreter: KeyInterpreter
+  private let startMode: InputMode
+  private var mode: InputMode
   private let shiftedJamo: [Jamo?]
   private var pendingLine: [UInt8] = []
-  /// Output counted and ready to be written.
+  /// Output ready to be written.
   private var ready: [UInt8] = []
   private var fileName = "(standard input)"
   private var lineNumber = 0
   private var shiftPending = false
+  private var literalPending = false
   private var lastTime: Double?
-  private var document: String?
+  private var document: DocumentName?
   private var documentStarted = false
+  /// Whether the current document's JSON object was opened (its text streams).
+  private var objectOpened = false
+  /// The last byte of the current document's text written so far.
+  private var lastTextByte: UInt8?
   private var recorder = StatisticsRecorder()
+
+  /// A `"doc"` value as the log spelled it.
+  private enum DocumentName: Equatable {
+    case string(String)
+    case number(String)
+
+    var text: String {
+      switch self {
+      case .string(let text), .number(let text): text
+      }
+    }
+
+    var json: String {
+      switch self {
+      case .string(let text): JSONWriter.quoted(text)
+      case .number(let spelling): spelling
+      }
+    }
+  }
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     report: @escaping (PositionedError) -> Void
   ) {
     self.keys = keys
     self.report = report
+    self.startMode = startMode
+    self.output = output
+    self.includesStatistics = includesStatistics
+    mode = startMode
     makeEditor = {
-      LineEditor(keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+      DocumentEditor(keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
     }
     editor = makeEditor()
-    interpreter = KeyInterpreter(keys: keys, keyboard: keyboard)
     // Shift turns a jamo into the one its key types with Shift (ㄱ → ㄲ, ㅐ → ㅒ).
     var shifted = [Jamo?](repeating: nil, count: Jamo.count)
     for lower in UInt8(ascii: "a")...UInt8(ascii: "z") {
@@ -76,7 +111,7 @@ public struct EventLogFilter: ByteFilter {
   /// Statistics per document (for documents with a `"doc"`) and in total.
   public var statistics: StatisticsReport {
     var current = recorder
-    if documentStarted { current.finishDocument(editor: editor, named: document != nil) }
+    if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
     return StatisticsReport(documents: current.documents, total: current.total)
   }
 
@@ -107,27 +142,61 @@ public struct EventLogFilter: ByteFilter {
   }
 
   private mutating func drain(into output: inout [UInt8]) {
-    collectOutput()
+    collectText()
     output.append(contentsOf: ready)
     ready.removeAll(keepingCapacity: true)
   }
 
-  /// Counts what the editor wrote and moves it to ``ready``.
-  private mutating func collectOutput() {
-    recorder.count(output: editor.output)
-    ready.append(contentsOf: editor.output)
+  /// Counts and writes the text the editor made final.
+  private mutating func collectText() {
+    let text = editor.output
+    guard !text.isEmpty else { return }
     editor.output.removeAll(keepingCapacity: true)
+    recorder.count(output: text)
+    lastTextByte = text.last
+    switch output {
+    case .text:
+      ready.append(contentsOf: text)
+    case .jsonl:
+      openObject()
+      JSONWriter.appendEscaped(utf8: text, to: &ready)
+    }
+  }
+
+  /// Writes the start of the document's JSON object, up to its text's opening quote.
+  private mutating func openObject() {
+    guard !objectOpened else { return }
+    objectOpened = true
+    if let document {
+      ready.append(contentsOf: "{\"doc\":\(document.json),\"text\":\"".utf8)
+    } else {
+      ready.append(contentsOf: "{\"text\":\"".utf8)
+    }
   }
 
   private mutating func endDocument() {
     guard documentStarted else { return }
     editor.finish()
-    collectOutput()
-    ready.append(0x0A)
-    recorder.finishDocument(editor: editor, named: document != nil)
+    collectText()
+    let finished = recorder.finishDocument(counts: editor.counts, named: document != nil)
+    switch output {
+    case .text:
+      if lastTextByte != 0x0A { ready.append(0x0A) }
+    case .jsonl:
+      openObject()
+      ready.append(0x22)
+      if includesStatistics {
+        ready.append(contentsOf: ",\"stats\":\(finished.json(includingDocument: false))".utf8)
+      }
+      ready.append(contentsOf: "}\n".utf8)
+    }
     editor = makeEditor()
+    mode = startMode
     shiftPending = false
+    literalPending = false
     documentStarted = false
+    objectOpened = false
+    lastTextByte = nil
   }
 
   private mutating func fail(_ message: String) {
@@ -151,15 +220,7 @@ public struct EventLogFilter: ByteFilter {
       fail("an event must be a JSON object, not \(event.kindName)")
       return
     }
-    let key = event["key"]
-    let text = event["text"]
-    guard (key == nil) != (text == nil) else {
-      fail(
-        key == nil
-          ? "an event needs \"key\" or \"text\""
-          : "an event has either \"key\" or \"text\", not both")
-      return
-    }
+    guard let action = action(of: event) else { return }
     var time: Double?
     if let value = event["t"] {
       guard let spelling = value.numberSpelling, let parsed = Double(spelling) else {
@@ -173,38 +234,16 @@ public struct EventLogFilter: ByteFilter {
       }
       time = parsed
     }
-    var documentName: String?
+    var documentName: DocumentName?
     if let value = event["doc"] {
       switch value {
-      case .string(let name): documentName = name
-      case .number(let spelling) where spelling.allSatisfy({ $0 == "-" || $0.isNumber }):
-        documentName = spelling
+      case .string(let name): documentName = .string(name)
+      case .number(let spelling) where Self.isInteger(spelling):
+        documentName = .number(spelling)
       default:
         fail("\"doc\" must be a string or an integer, not \(value.kindName)")
         return
       }
-    }
-    let action: Action
-    if let key {
-      guard let name = key.stringValue else {
-        fail("\"key\" must be a string, not \(key.kindName)")
-        return
-      }
-      if let named = NamedKey(rawValue: name) {
-        action = .named(named)
-      } else if name.count == 1 {
-        action = .character(name)
-      } else {
-        let known = NamedKey.allCases.map(\.rawValue).joined(separator: ", ")
-        fail("unknown key \(JSONWriter.quoted(name)): a key is one character or one of \(known)")
-        return
-      }
-    } else {
-      guard let phrase = text?.stringValue else {
-        fail("\"text\" must be a string, not \(text?.kindName ?? "missing")")
-        return
-      }
-      action = .text(phrase)
     }
     if let documentName, documentName != document {
       endDocument()
@@ -215,41 +254,170 @@ public struct EventLogFilter: ByteFilter {
       lastTime = time
       recorder.current.noteTime(time)
     }
-    recorder.current.document = document
+    recorder.current.document = document?.text
     recorder.current.keystrokes += 1
     perform(action)
+  }
+
+  private static func isInteger(_ spelling: String) -> Bool {
+    spelling.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }
   }
 
   private enum Action {
     case named(NamedKey)
     case character(String)
+    case code(KeyCode, shifted: Bool)
     case text(String)
+  }
+
+  /// What an event does, or `nil` (reported) when it is not a valid event.
+  private mutating func action(of event: JSONValue) -> Action? {
+    let key = event["key"]
+    let code = event["code"]
+    let text = event["text"]
+    if let text {
+      guard key == nil, code == nil else {
+        fail("an event has either \"key\" or \"code\", or \"text\", not both")
+        return nil
+      }
+      guard let phrase = text.stringValue else {
+        fail("\"text\" must be a string, not \(text.kindName)")
+        return nil
+      }
+      return .text(phrase)
+    }
+    var shifted = false
+    if let value = event["shiftKey"] {
+      guard case .bool(let flag) = value else {
+        fail("\"shiftKey\" must be true or false, not \(value.kindName)")
+        return nil
+      }
+      shifted = flag
+    }
+    if let code {
+      guard let name = code.stringValue else {
+        fail("\"code\" must be a string, not \(code.kindName)")
+        return nil
+      }
+      guard let physical = KeyCode(name: name) else {
+        fail(Self.unknown("code", name, known: KeyCode.allNames))
+        return nil
+      }
+      return .code(physical, shifted: shifted)
+    }
+    guard let key else {
+      fail("an event needs \"key\", \"code\" or \"text\"")
+      return nil
+    }
+    guard let name = key.stringValue else {
+      fail("\"key\" must be a string, not \(key.kindName)")
+      return nil
+    }
+    if let named = NamedKey(rawValue: name) { return .named(named) }
+    if name.count == 1 { return .character(name) }
+    fail(Self.unknown("key", name, known: NamedKey.allCases.map(\.rawValue)))
+    return nil
+  }
+
+  /// `unknown key "Esc" (did you mean "End"?): a key is one character or one of …`
+  private static func unknown(_ member: String, _ name: String, known: [String]) -> String {
+    let shown = name.unicodeScalars.count > 40 ? String(name.unicodeScalars.prefix(40)) + "…" : name
+    let probe = String(name.unicodeScalars.prefix(64))
+    let suggestion = SpellingSuggestion.nearest(to: probe, in: known).map {
+      " (did you mean \(JSONWriter.quoted($0))?)"
+    }
+    let rule =
+      member == "key"
+      ? "a key is one character or one of \(known.joined(separator: ", "))"
+      : "see hangul-keylog(5) for the code values"
+    return "unknown \(member) \(JSONWriter.quoted(shown))\(suggestion ?? ""): \(rule)"
   }
 
   private mutating func perform(_ action: Action) {
     switch action {
-    case .named(.shift):
-      shiftPending = true
     case .named(let named):
-      shiftPending = false
-      switch named {
-      case .backspace: editor.backspace()
-      case .space: editor.insert(" ")
-      case .enter: editor.endLine()
-      case .tab: editor.insert("\t")
-      case .deleteWord: editor.deleteWord()
-      case .shift: break
-      }
+      perform(named)
     case .character(let character):
-      for scalar in character.unicodeScalars {
-        let typed = shiftPending ? shifted(scalar) : scalar
-        interpreter.apply(.scalar(typed), to: &editor)
-      }
+      let shift = shiftPending
       shiftPending = false
+      for scalar in character.unicodeScalars {
+        type(shift ? shifted(scalar) : scalar)
+      }
+    case .code(.named(let named), _):
+      perform(named)
+    case .code(.position(let plain, let upper), let shiftKey):
+      let shift = shiftPending || shiftKey
+      shiftPending = false
+      let ascii = shift ? upper : plain
+      switch mode {
+      case .korean: editor.typePosition(ascii)
+      case .english: editor.insert(Unicode.Scalar(ascii))
+      }
+    case .code(.keypad(let scalar), _):
+      shiftPending = false
+      editor.insert(scalar)
     case .text(let phrase):
+      shiftPending = false
       editor.endSyllable()
-      for scalar in phrase.unicodeScalars {
-        if scalar == "\n" { editor.endLine() } else { editor.insert(scalar) }
+      for scalar in phrase.unicodeScalars { editor.insert(scalar) }
+    }
+  }
+
+  private mutating func perform(_ named: NamedKey) {
+    switch named {
+    case .shift:
+      shiftPending = true
+      return
+    case .process:
+      return  // the input method took the key; only its "code" can say which
+    default: break
+    }
+    shiftPending = false
+    switch named {
+    case .backspace: editor.backspace()
+    case .delete: editor.deleteForward()
+    case .space: editor.insert(" ")
+    case .enter: editor.insert("\n")
+    case .tab: editor.insert("\t")
+    case .deleteWord: editor.deleteWord()
+    case .next: editor.endSyllable()
+    case .arrowLeft: editor.move(.left)
+    case .arrowRight: editor.move(.right)
+    case .arrowUp: editor.move(.up)
+    case .arrowDown: editor.move(.down)
+    case .home: editor.move(.lineStart)
+    case .end: editor.move(.lineEnd)
+    case .hangulMode:
+      editor.commitSyllable()
+      mode.toggle()
+    case .shift, .process: break
+    }
+  }
+
+  /// Types one character of a `"key"`: in Korean mode a jamo is a key, and
+  /// under `--keys qwerty` an ASCII character is a key position; BS, DEL, a
+  /// newline and the ``KeyLogControl`` characters act as in text logs;
+  /// everything else is text.
+  private mutating func type(_ scalar: Unicode.Scalar) {
+    if literalPending {
+      literalPending = false
+      editor.insert(scalar)
+      return
+    }
+    switch scalar.value {
+    case 0x08, 0x7F:
+      editor.backspace()
+    case KeyLogControl.separator.value:
+      editor.endSyllable()
+    case KeyLogControl.literalPrefix.value:
+      literalPending = true
+    case 0x21...0x7E where mode == .korean && keys == .qwerty:
+      editor.typePosition(UInt8(scalar.value))
+    default:
+      if mode == .korean, let jamo = Jamo(scalar) {
+        editor.press(jamo)
+      } else {
+        editor.insert(scalar)
       }
     }
   }

@@ -4,7 +4,10 @@
 /// but the ``KeyLogControl`` ones, a compound jamo counting as its two keys;
 /// in an event log it is every event: a key (named or not, Shift included) or
 /// a phrase inserted by `"text"`. Characters are the Unicode scalars (or bytes that are
-/// not UTF-8) written, newlines not counted.
+/// not UTF-8) of the text, newlines included: Enter is a keystroke and the
+/// newline it types a character (`ㄱㅏ` then Enter: 3 keys, 2 characters,
+/// KSPC 1.50). The newline that the text output adds after a document that
+/// does not end with one is not part of its text and is not counted.
 public struct TypingStatistics: Sendable, Equatable {
   /// The document's `"doc"` value, or `nil` for the total and logs without one.
   public var document: String?
@@ -108,28 +111,7 @@ public struct StatisticsReport: Sendable, Equatable {
 
   /// One JSON object: `{"documents":[…],"total":{…}}`.
   public var json: String {
-    func object(_ entry: TypingStatistics) -> String {
-      var members: [String] = []
-      if let document = entry.document { members.append("\"doc\":\(JSONWriter.quoted(document))") }
-      members += [
-        "\"keys\":\(entry.keystrokes)", "\"backspaces\":\(entry.backspaces)",
-        "\"backspacesWithoutEffect\":\(entry.backspacesWithoutEffect)",
-        "\"characters\":\(entry.characters)", "\"syllables\":\(entry.syllables)",
-      ]
-      if entry.backspacesBlockedByFlush > 0 {
-        members.append("\"backspacesBlockedByFlush\":\(entry.backspacesBlockedByFlush)")
-      }
-      if let kspc = entry.keystrokesPerCharacter {
-        members.append("\"kspc\":\(Self.format(kspc, digits: 3))")
-      }
-      if let time = entry.typingTime {
-        members.append("\"typingTimeMs\":\(Self.format(time, digits: 0))")
-      }
-      if let cpm = entry.charactersPerMinute {
-        members.append("\"charactersPerMinute\":\(Self.format(cpm, digits: 1))")
-      }
-      return "{" + members.joined(separator: ",") + "}"
-    }
+    func object(_ entry: TypingStatistics) -> String { entry.json(includingDocument: true) }
     return "{\"documents\":[" + documents.map(object).joined(separator: ",") + "],\"total\":"
       + object(total) + "}\n"
   }
@@ -139,13 +121,47 @@ public struct StatisticsReport: Sendable, Equatable {
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
-    if digits == 0 { return String(Int(rounded)) }
+    if digits == 0 {
+      // A time past Int.max (a "t" of 1.7e19) is written as a Double.
+      if let integer = Int(exactly: rounded) { return String(integer) }
+      return String(rounded)
+    }
     var text = String(rounded)
     if let dot = text.firstIndex(of: ".") {
       let decimals = text.distance(from: dot, to: text.endIndex) - 1
       if decimals < digits { text += String(repeating: "0", count: digits - decimals) }
     }
     return text
+  }
+}
+
+extension TypingStatistics {
+  /// The figures as one JSON object, `{"keys":…,"backspaces":…,…}`, with
+  /// `"doc"` first when asked for and known.
+  public func json(includingDocument: Bool) -> String {
+    let entry = self
+    var members: [String] = []
+    if includingDocument, let document {
+      members.append("\"doc\":\(JSONWriter.quoted(document))")
+    }
+    members += [
+      "\"keys\":\(entry.keystrokes)", "\"backspaces\":\(entry.backspaces)",
+      "\"backspacesWithoutEffect\":\(entry.backspacesWithoutEffect)",
+      "\"characters\":\(entry.characters)", "\"syllables\":\(entry.syllables)",
+    ]
+    if entry.backspacesBlockedByFlush > 0 {
+      members.append("\"backspacesBlockedByFlush\":\(entry.backspacesBlockedByFlush)")
+    }
+    if let kspc = entry.keystrokesPerCharacter {
+      members.append("\"kspc\":\(StatisticsReport.format(kspc, digits: 3))")
+    }
+    if let time = entry.typingTime {
+      members.append("\"typingTimeMs\":\(StatisticsReport.format(time, digits: 0))")
+    }
+    if let cpm = entry.charactersPerMinute {
+      members.append("\"charactersPerMinute\":\(StatisticsReport.format(cpm, digits: 1))")
+    }
+    return "{" + members.joined(separator: ",") + "}"
   }
 }
 
@@ -159,11 +175,6 @@ struct StatisticsRecorder: Sendable {
   mutating func count(output bytes: [UInt8]) {
     var index = 0
     while index < bytes.count {
-      let byte = bytes[index]
-      if byte == 0x0A {
-        index += 1
-        continue
-      }
       current.characters += 1
       let step = bytes.withUnsafeBufferPointer { UTF8Stream.step($0, at: index) }
       if case .scalar(let value, let length) = step {
@@ -177,11 +188,19 @@ struct StatisticsRecorder: Sendable {
 
   /// Ends a document, taking the Backspace figures from its editor.
   mutating func finishDocument(editor: LineEditor, named: Bool = false) {
-    current.backspaces = editor.counts.backspaces
-    current.backspacesWithoutEffect = editor.counts.backspacesWithoutEffect
-    current.backspacesBlockedByFlush = editor.counts.backspacesBlockedByFlush
+    finishDocument(counts: editor.counts, named: named)
+  }
+
+  /// Ends a document with its editor's counts; returns its statistics.
+  @discardableResult
+  mutating func finishDocument(counts: EditCounts, named: Bool = false) -> TypingStatistics {
+    current.backspaces = counts.backspaces
+    current.backspacesWithoutEffect = counts.backspacesWithoutEffect
+    current.backspacesBlockedByFlush = counts.backspacesBlockedByFlush
+    let finished = current
     total.add(current)
     if named { documents.append(current) }
     current = TypingStatistics()
+    return finished
   }
 }

@@ -1,0 +1,451 @@
+/// A document with a cursor, driven by keystrokes as a plain text field with
+/// a Hangul input method behaves (SPEC §3.1, the editor behind event logs):
+/// text is inserted at the cursor, Backspace deletes before it, Delete after
+/// it, the arrows, Home and End move it, and every movement commits the
+/// syllable being composed.
+///
+///     var editor = DocumentEditor()
+///     for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
+///     editor.move(.left)                       // 가|아: the syllable 아 is committed
+///     editor.typePosition(UInt8(ascii: "s"))   // ㄴ (s on 2-set) starts a syllable at the cursor
+///     editor.typePosition(UInt8(ascii: "k"))   // ㅏ
+///     editor.finish()                          // editor.output == Array("가나아".utf8)
+///
+/// The lines above the cursor's line and those below it are two stacks, and
+/// each line is a gap buffer whose gap moves only when the line is edited:
+/// every movement takes O(1) time, and typing, Backspace and Delete take
+/// O(1) amortized time plus, at the first edit after a move, the distance
+/// from the line's last edit (a block copy); joining two lines copies the
+/// text between their gaps. Memory is bounded by the document: text is written to
+/// ``output`` only when the document ends, or when the part of a line before
+/// the cursor grows past ``maximumLineLength`` bytes; then everything before
+/// the cursor is written and can no longer be reached.
+public struct DocumentEditor: Sendable {
+  /// Where a movement key takes the cursor.
+  public enum Movement: Sendable, Hashable, CaseIterable {
+    /// One character back (across a line start too).
+    case left
+    /// One character forward (across a line end too).
+    case right
+    /// To the same column on the line above, or its end if it is shorter.
+    case up
+    /// To the same column on the line below, or its end if it is shorter.
+    case down
+    /// To the start of the line.
+    case lineStart
+    /// To the end of the line.
+    case lineEnd
+  }
+
+  /// The automaton for the syllable being composed at the cursor.
+  public private(set) var composer: SyllableComposer
+  /// Bytes that are final: the document's text once it ends, or the text
+  /// before the cursor flushed from an over-long line.
+  public var output: [UInt8] = []
+  /// The most UTF-8 bytes the part of a line before the cursor may hold
+  /// before everything before the cursor is flushed.
+  public let maximumLineLength: Int
+  /// What happened so far (Delete counts as a Backspace).
+  public private(set) var counts = EditCounts()
+
+  /// The lines above the cursor's line, first line first.
+  private var linesAbove: [GapLine] = []
+  /// The cursor's line.
+  private var current = GapLine()
+  /// The lines below the cursor's line, last line first.
+  private var linesBelow: [GapLine] = []
+  /// The cursor's column in ``current`` (not counting flushed scalars).
+  private var cursorColumn = 0
+  /// Scalars flushed from the start of the first line still held.
+  private var flushedColumn = 0
+  /// Whether text before the first line held was flushed (it cannot be reached).
+  private var wasFlushed = false
+  /// The column consecutive ArrowUp/ArrowDown presses aim at.
+  private var goalColumn: Int?
+  /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
+  private let undoesKeystrokes: Bool
+  /// For `--backspace keystroke`: the state before each jamo key since the
+  /// last other key, and the cursor's column then.
+  private var history: [(state: CompositionState, column: Int)] = []
+
+  public init(
+    keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+  ) {
+    composer = SyllableComposer(keyboard: keyboard, options: options)
+    undoesKeystrokes = options.backspace == .keystroke
+    self.maximumLineLength = max(maximumLineLength, 4)
+  }
+
+  /// The cursor's column in scalars from the start of its line.
+  public var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
+
+  /// How many scalars of committed text stand before the cursor, newlines
+  /// included (text flushed by ``maximumLineLength`` not counted). O(lines).
+  public var cursorOffset: Int {
+    linesAbove.reduce(0) { $0 + $1.count + 1 } + cursorColumn
+  }
+
+  /// Whether the document holds no text and nothing is being composed.
+  public var isEmpty: Bool {
+    linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && composer.state.isEmpty
+  }
+
+  // MARK: Typing
+
+  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
+  public mutating func press(_ jamo: Jamo) {
+    goalColumn = nil
+    for key in jamo.keys {
+      if undoesKeystrokes { history.append((composer.state, cursorColumn)) }
+      if let done = composer.press(key) { append(done) }
+    }
+  }
+
+  /// Types the key at a position of the QWERTY board (its ASCII character,
+  /// Shift included: `R` is Shift+R) through the keyboard's layout: the jamo
+  /// the layout puts there, or the character itself where it puts none. This
+  /// is the one place where the event format maps a key position to a key.
+  public mutating func typePosition(_ ascii: UInt8) {
+    if let jamo = composer.keyboard.jamo(forASCII: ascii) {
+      press(jamo)
+    } else {
+      insert(Unicode.Scalar(ascii))
+    }
+  }
+
+  /// Inserts a character that is not a key at the cursor: it ends the
+  /// syllable being composed. A conjoining vowel or final composes with the
+  /// text before it by the canonical algorithm; a newline starts a new line.
+  public mutating func insert(_ scalar: Unicode.Scalar) {
+    goalColumn = nil
+    commit()
+    if scalar == "\n" {
+      breakLine()
+      return
+    }
+    current.moveGap(to: cursorColumn)
+    if let last = current.lastBeforeGap,
+      let joined = HangulNormalization.composition(of: last.value, scalar.value),
+      let joinedScalar = Unicode.Scalar(joined)
+    {
+      current.popHead()
+      cursorColumn -= 1
+      append(joinedScalar)
+    } else {
+      append(scalar)
+    }
+  }
+
+  /// Ends the syllable being composed without writing anything (the
+  /// separator key, `Next`).
+  public mutating func endSyllable() {
+    goalColumn = nil
+    commit()
+  }
+
+  // MARK: Deleting
+
+  /// Backspace: undoes a composition step or the last keystroke (see
+  /// ``ComposerOptions/Backspace``); with nothing being composed, deletes the
+  /// character before the cursor (at the start of a line the newline, so the
+  /// lines join; at the start of the document nothing).
+  public mutating func backspace() {
+    goalColumn = nil
+    counts.backspaces += 1
+    if undoesKeystrokes, let previous = history.popLast() {
+      composer.restore(previous.state)
+      current.moveGap(to: cursorColumn)
+      while cursorColumn > previous.column {
+        current.popHead()
+        cursorColumn -= 1
+      }
+      return
+    }
+    if composer.undoStep() { return }
+    if cursorColumn > 0 {
+      current.moveGap(to: cursorColumn)
+      current.popHead()
+      cursorColumn -= 1
+    } else if let above = linesAbove.popLast() {
+      cursorColumn = above.count
+      current = GapLine.joined(above, current)
+    } else {
+      counts.backspacesWithoutEffect += 1
+      if wasFlushed { counts.backspacesBlockedByFlush += 1 }
+    }
+  }
+
+  /// Delete: commits, then deletes the character after the cursor (at the
+  /// end of a line the newline, so the lines join; at the end of the
+  /// document nothing).
+  public mutating func deleteForward() {
+    goalColumn = nil
+    counts.backspaces += 1
+    commit()
+    if cursorColumn < current.count {
+      current.moveGap(to: cursorColumn)
+      current.popTail()
+    } else if let below = linesBelow.popLast() {
+      current = GapLine.joined(current, below)
+    } else {
+      counts.backspacesWithoutEffect += 1
+    }
+  }
+
+  /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
+  /// does: first spaces and tabs, then everything back to the previous
+  /// space, tab or the start of the line.
+  public mutating func deleteWord() {
+    goalColumn = nil
+    commit()
+    current.moveGap(to: cursorColumn)
+    while let last = current.lastBeforeGap, last == " " || last == "\t" {
+      current.popHead()
+      cursorColumn -= 1
+    }
+    while let last = current.lastBeforeGap, last != " ", last != "\t" {
+      current.popHead()
+      cursorColumn -= 1
+    }
+  }
+
+  // MARK: Moving
+
+  /// Moves the cursor; it commits the syllable being composed, even where
+  /// the cursor cannot move. Consecutive ArrowUp/ArrowDown presses keep
+  /// aiming at the column where the first one started.
+  public mutating func move(_ movement: Movement) {
+    commit()
+    switch movement {
+    case .left:
+      goalColumn = nil
+      if cursorColumn > 0 {
+        cursorColumn -= 1
+      } else if let above = linesAbove.popLast() {
+        linesBelow.append(current)
+        current = above
+        cursorColumn = current.count
+      }
+    case .right:
+      goalColumn = nil
+      if cursorColumn < current.count {
+        cursorColumn += 1
+      } else if let below = linesBelow.popLast() {
+        linesAbove.append(current)
+        current = below
+        cursorColumn = 0
+      }
+    case .lineStart:
+      goalColumn = nil
+      cursorColumn = 0
+    case .lineEnd:
+      goalColumn = nil
+      cursorColumn = current.count
+    case .up:
+      let goal = goalColumn ?? column
+      goalColumn = goal
+      // No line above, or its start was flushed: the cursor stays.
+      guard let above = linesAbove.popLast() else { return }
+      linesBelow.append(current)
+      current = above
+      let offset = linesAbove.isEmpty ? flushedColumn : 0
+      cursorColumn = max(0, min(goal, offset + current.count) - offset)
+    case .down:
+      let goal = goalColumn ?? column
+      goalColumn = goal
+      guard let below = linesBelow.popLast() else { return }
+      linesAbove.append(current)
+      current = below
+      cursorColumn = min(goal, current.count)
+    }
+  }
+
+  /// Commits the syllable being composed (as the 한/영 key does).
+  public mutating func commitSyllable() {
+    goalColumn = nil
+    commit()
+  }
+
+  /// Ends the document: commits, and moves its whole text to ``output``.
+  /// The editor is then empty and ready for the next document.
+  public mutating func finish() {
+    commit()
+    for line in linesAbove {
+      line.write(to: &output)
+      output.append(0x0A)
+    }
+    current.write(to: &output)
+    for line in linesBelow.reversed() {
+      output.append(0x0A)
+      line.write(to: &output)
+    }
+    linesAbove.removeAll()
+    linesBelow.removeAll()
+    current = GapLine()
+    cursorColumn = 0
+    flushedColumn = 0
+    wasFlushed = false
+    goalColumn = nil
+  }
+
+  // MARK: Editing at the cursor
+
+  private mutating func commit() {
+    if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
+    if let done = composer.commit() { append(done) }
+  }
+
+  /// Puts a scalar (not a newline) before the cursor.
+  private mutating func append(_ scalar: Unicode.Scalar) {
+    current.moveGap(to: cursorColumn)
+    current.pushHead(scalar)
+    cursorColumn += 1
+    if current.headBytes > maximumLineLength { flush() }
+  }
+
+  /// Splits the cursor's line at the cursor: the text after it starts the next line.
+  private mutating func breakLine() {
+    current.moveGap(to: cursorColumn)
+    let rest = current.splitTail()
+    linesAbove.append(current)
+    current = rest
+    cursorColumn = 0
+  }
+
+  /// Writes everything before the cursor to ``output``, keeping back a last
+  /// conjoining initial or open syllable so that a following vowel or final
+  /// still composes. The written text can no longer be reached.
+  private mutating func flush() {
+    current.moveGap(to: cursorColumn)
+    var keep = 0
+    if let last = current.lastBeforeGap {
+      let isInitial = (0x1100...0x1112).contains(last.value)
+      let isOpenSyllable = HangulSyllable(last)?.finalIndex == 0
+      if isInitial || isOpenSyllable { keep = 1 }
+    }
+    for line in linesAbove {
+      line.write(to: &output)
+      output.append(0x0A)
+    }
+    let written = current.headCount - keep
+    flushedColumn = (linesAbove.isEmpty ? flushedColumn : 0) + written
+    linesAbove.removeAll()
+    current.flushHead(keeping: keep, to: &output)
+    cursorColumn = keep
+    history.removeAll(keepingCapacity: true)
+    wasFlushed = true
+    counts.linesFlushed += 1
+  }
+}
+
+/// One line of a ``DocumentEditor``: a gap buffer of scalar values whose gap
+/// moves only when the line is edited, by one block move.
+private struct GapLine: Sendable {
+  /// The line's scalar values, with the gap `gapStart..<gapEnd` in between.
+  private var storage: [UInt32] = []
+  private var gapStart = 0
+  private var gapEnd = 0
+  /// UTF-8 bytes of the scalars before the gap.
+  private(set) var headBytes = 0
+
+  var count: Int { storage.count - (gapEnd - gapStart) }
+
+  /// How many scalars stand before the gap.
+  var headCount: Int { gapStart }
+
+  /// The scalar just before the gap.
+  var lastBeforeGap: Unicode.Scalar? {
+    gapStart > 0 ? Unicode.Scalar(storage[gapStart - 1]) : nil
+  }
+
+  /// Moves the gap to `column` with one overlapping block move.
+  mutating func moveGap(to column: Int) {
+    guard column != gapStart else { return }
+    let gapSize = gapEnd - gapStart
+    storage.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      if column < gapStart {
+        let moved = gapStart - column
+        headBytes -= Self.utf8Length(UnsafeBufferPointer(start: base + column, count: moved))
+        UnsafeMutableRawPointer(base + column + gapSize).copyMemory(
+          from: base + column, byteCount: moved * MemoryLayout<UInt32>.stride)
+      } else {
+        let moved = column - gapStart
+        headBytes += Self.utf8Length(UnsafeBufferPointer(start: base + gapEnd, count: moved))
+        UnsafeMutableRawPointer(base + gapStart).copyMemory(
+          from: base + gapEnd, byteCount: moved * MemoryLayout<UInt32>.stride)
+      }
+    }
+    gapStart = column
+    gapEnd = column + gapSize
+  }
+
+  mutating func pushHead(_ scalar: Unicode.Scalar) {
+    if gapStart == gapEnd { widenGap() }
+    storage[gapStart] = scalar.value
+    gapStart += 1
+    headBytes += Self.utf8Length(scalar.value)
+  }
+
+  /// Makes room at the gap: as much again as the line holds, at least 16.
+  private mutating func widenGap() {
+    let extra = max(16, storage.count)
+    storage.insert(contentsOf: repeatElement(0, count: extra), at: gapStart)
+    gapEnd += extra
+  }
+
+  mutating func popHead() {
+    guard gapStart > 0 else { return }
+    gapStart -= 1
+    headBytes -= Self.utf8Length(storage[gapStart])
+  }
+
+  mutating func popTail() {
+    if gapEnd < storage.count { gapEnd += 1 }
+  }
+
+  /// Removes the text after the gap and returns it as a line with its gap at the start.
+  mutating func splitTail() -> GapLine {
+    var rest = GapLine()
+    rest.storage = Array(storage[gapEnd...])
+    storage.removeSubrange(gapEnd...)
+    return rest
+  }
+
+  /// Writes all but the last `keep` scalars before the gap to `output` and drops them.
+  mutating func flushHead(keeping keep: Int, to output: inout [UInt8]) {
+    let written = gapStart - keep
+    for value in storage[..<written] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
+    storage.removeFirst(written)
+    gapStart -= written
+    gapEnd -= written
+    headBytes = 0
+    for value in storage[..<gapStart] { headBytes += Self.utf8Length(value) }
+  }
+
+  /// `first` then `second` as one line, with the gap where they meet.
+  static func joined(_ first: GapLine, _ second: GapLine) -> GapLine {
+    var line = first
+    line.moveGap(to: line.count)
+    line.storage.append(contentsOf: second.storage[..<second.gapStart])
+    line.storage.append(contentsOf: second.storage[second.gapEnd...])
+    return line
+  }
+
+  func write(to output: inout [UInt8]) {
+    for value in storage[..<gapStart] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
+    for value in storage[gapEnd...] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
+  }
+
+  @inline(__always)
+  static func utf8Length(_ value: UInt32) -> Int {
+    1 + (value >= 0x80 ? 1 : 0) + (value >= 0x800 ? 1 : 0) + (value >= 0x1_0000 ? 1 : 0)
+  }
+
+  static func utf8Length(_ values: UnsafeBufferPointer<UInt32>) -> Int {
+    var total = 0
+    for value in values { total += utf8Length(value) }
+    return total
+  }
+}
