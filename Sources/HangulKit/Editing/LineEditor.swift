@@ -15,6 +15,11 @@
 public struct LineEditor: Sendable {
   /// The automaton for the syllable being composed.
   public private(set) var composer: SyllableComposer
+  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`):
+  /// when set, it composes instead of ``composer``.
+  public private(set) var layoutComposer: LayoutComposer?
+  /// The keyboard typed on.
+  public let keyboard: Keyboard
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
@@ -29,6 +34,8 @@ public struct LineEditor: Sendable {
   /// For `--backspace keystroke`: the state before each jamo key since the
   /// last non-jamo key, and the line length then.
   private var history: [(state: CompositionState, lineLength: Int)] = []
+  /// The same for ``layoutComposer``.
+  private var layoutHistory: [(state: LayoutBuffer, lineLength: Int)] = []
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
@@ -40,6 +47,10 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
+    self.keyboard = keyboard
+    if !keyboard.hasJamoLabels || options.autoReorder {
+      layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
+    }
     undoesKeystrokes = options.backspace == .keystroke
     var mask: UInt64 = 0
     for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
@@ -52,6 +63,7 @@ public struct LineEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
   @inline(__always)
   public mutating func press(_ jamo: Jamo) {
+    if layoutComposer != nil { return pressOnLayout(jamo) }
     if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
       pressKey(jamo)
     } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
@@ -68,6 +80,40 @@ public struct LineEditor: Sendable {
     if let done = composer.press(key) { appendToLine(done) }
   }
 
+  /// Types a key by its ASCII code on a keyboard run by ``layoutComposer``
+  /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
+  /// does not take is text.
+  @inline(__always)
+  public mutating func press(key code: UInt8) {
+    guard layoutComposer != nil else {
+      if let jamo = keyboard.jamo(forASCII: code) {
+        press(jamo)
+      } else {
+        insert(Unicode.Scalar(code))
+      }
+      return
+    }
+    if undoesKeystrokes, let state = layoutComposer?.buffer {
+      layoutHistory.append((state, line.count))
+    }
+    if layoutComposer?.press(key: code, into: &line) == false {
+      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
+      line.append(code)
+    }
+    flushIfTooLong()
+  }
+
+  /// A jamo key on a keyboard run by ``layoutComposer``: the keys that type
+  /// it, or text when it has none.
+  private mutating func pressOnLayout(_ jamo: Jamo) {
+    let keys = jamo.keys.map { keyboard.key(typing: $0) }
+    guard keyboard.hasJamoLabels, !keys.contains(nil) else {
+      insert(jamo.scalar)
+      return
+    }
+    for case let code? in keys { press(key: code) }
+  }
+
   /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
   /// ``JamoTables`` once, so that typing a key reads no lazy global.
   private let compoundMask: UInt64
@@ -77,7 +123,14 @@ public struct LineEditor: Sendable {
   /// character of the line; at the start of a line it deletes nothing.
   public mutating func backspace() {
     counts.backspaces += 1
-    if undoesKeystrokes, let previous = history.popLast() {
+    if layoutComposer != nil {
+      if undoesKeystrokes, let previous = layoutHistory.popLast() {
+        layoutComposer?.restore(previous.state)
+        line.removeSubrange(previous.lineLength...)
+        return
+      }
+      if layoutComposer?.undoStep() == true { return }
+    } else if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
       line.removeSubrange(previous.lineLength...)
       return
@@ -168,6 +221,12 @@ public struct LineEditor: Sendable {
   @inline(__always)
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
+    if layoutComposer != nil {
+      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
+      layoutComposer?.commit(into: &line)
+      flushIfTooLong()
+      return
+    }
     if let done = composer.commit() { appendToLine(done) }
   }
 
@@ -194,6 +253,7 @@ public struct LineEditor: Sendable {
     output.append(contentsOf: line[..<(line.count - keep)])
     line.removeFirst(line.count - keep)
     history.removeAll(keepingCapacity: true)
+    layoutHistory.removeAll(keepingCapacity: true)
     lineWasFlushed = true
     counts.linesFlushed += 1
   }

@@ -18,7 +18,7 @@ public struct ReviewImportFilter: ByteFilter {
     /// Normalized to NFC.
     case text
     /// Composed from keystrokes, as `hangul-compose` composes a text log.
-    case keys(KeyEncoding, ComposerOptions)
+    case keys(KeyEncoding, ComposerOptions, keyboard: Keyboard = .twoSet)
   }
 
   /// Counts so far.
@@ -86,8 +86,8 @@ public struct ReviewImportFilter: ByteFilter {
     switch content {
     case .text:
       text = nfc.normalized(record.content)
-    case .keys(let keys, let options):
-      var composer = ComposeFilter(keys: keys, options: options)
+    case .keys(let keys, let options, let keyboard):
+      var composer = ComposeFilter(keys: keys, keyboard: keyboard, options: options)
       let bytes = (try? composer.filtered(Array(record.content.utf8))) ?? []
       text = String(decoding: bytes, as: UTF8.self)
     }

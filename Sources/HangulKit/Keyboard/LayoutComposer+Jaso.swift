@@ -1,0 +1,47 @@
+extension LayoutComposer {
+  /// The jaso (3-set) state machine: keys are initials, vowels and finals.
+  /// A jamo fills its position; a second one of the same position combines
+  /// with it if the table says so and it was the last key, or else starts the
+  /// next syllable. A position already passed (an initial after the vowel)
+  /// also starts the next syllable, unless `--auto-reorder` lets it land in
+  /// its place.
+  @inline(__always)
+  mutating func pressJaso(_ value: UInt32, into line: inout [UInt8]) -> Bool {
+    if ConjoiningJamo.isInitial(value) {
+      return typeJaso(
+        value, current: buffer.initial, isLater: buffer.vowel != 0 || buffer.final != 0,
+        isSamePosition: ConjoiningJamo.isInitial, into: &line)
+    }
+    if ConjoiningJamo.isVowel(value) {
+      return typeJaso(
+        value, current: buffer.vowel, isLater: buffer.final != 0,
+        isSamePosition: ConjoiningJamo.isVowel, into: &line)
+    }
+    if ConjoiningJamo.isFinal(value) {
+      return typeJaso(
+        value, current: buffer.final, isLater: false, isSamePosition: ConjoiningJamo.isFinal,
+        into: &line)
+    }
+    commit(into: &line)
+    guard value != 0 else { return false }
+    line.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")  // a symbol key
+    return true
+  }
+
+  /// One jamo for a position that holds `current` (0: empty); `isLater`
+  /// tells whether a later position is already filled.
+  @inline(__always)
+  private mutating func typeJaso(
+    _ value: UInt32, current: UInt32, isLater: Bool, isSamePosition: (UInt32) -> Bool,
+    into line: inout [UInt8]
+  ) -> Bool {
+    guard current != 0 else {
+      if isLater, !options.autoReorder { return startOver(with: value, into: &line) }
+      return push(value, orStartWith: value, into: &line)
+    }
+    let combined = isSamePosition(buffer.newest) ? combine(current, value) : 0
+    if combined != 0 { return push(combined, orStartWith: combined, into: &line) }
+    commit(into: &line)
+    return push(value, orStartWith: value, into: &line)
+  }
+}
