@@ -25,11 +25,18 @@ struct HangulDecompose: ParsableCommand {
       Examples:
         echo 닭 | hangul-decompose                    # ㄷㅏㄹㄱ
         echo 안녕하세요 | hangul-decompose --to qwerty   # dkssudgktpdy
+        echo 안녕 | hangul-decompose --to qwerty --keyboard 3f   # jfshea
         hangul-decompose --to nfd < names.txt         # NFD, as macOS writes file names
       """)
 
   @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
   var to: DecompositionForm = .keys
+
+  @Option(
+    help: ArgumentHelp(
+      "The keyboard whose keys to write (keys, qwerty): a built-in id or a keyboard file.",
+      valueName: "id|file"))
+  var keyboard = "2"
 
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
@@ -37,15 +44,44 @@ struct HangulDecompose: ParsableCommand {
   @Argument(help: "Text files to read; - is standard input.")
   var files: [String] = []
 
+  func validate() throws {
+    _ = try loadKeyboard()
+  }
+
+  /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
+  /// or when `--to keys` is asked of a keyboard whose keys have no jamo labels.
+  func loadKeyboard() throws -> Keyboard {
+    let loaded: Keyboard
+    do {
+      loaded = try Keyboard(id: keyboard)
+    } catch {
+      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
+    }
+    if to == .keys, !loaded.hasJamoLabels {
+      throw ValidationError(
+        "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --to qwerty."
+      )
+    }
+    return loaded
+  }
+
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-decompose")
+    let keyboard = try loadKeyboard()
+    let status =
+      to == .qwerty && !keyboard.hasJamoLabels
+      ? try run(LayoutDecomposeFilter(keyboard: keyboard), diagnostics: diagnostics)
+      : try run(DecomposeFilter(form: to, keyboard: keyboard), diagnostics: diagnostics)
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Runs a decomposing filter with the checks asked for; returns the exit status.
+  func run<Filter: ByteFilter>(_ decomposer: Filter, diagnostics: Diagnostics) throws -> Int32 {
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
     var filter = VerifyingFilter(
-      DecomposeFilter(form: to), verifier: verify ? try OutputVerifier(expecting: expectation) : nil
-    )
-    var status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
-    status = verificationStatus(of: filter, after: status, report: diagnostics.report)
-    if status != 0 { throw ExitCode(status) }
+      decomposer, verifier: verify ? try OutputVerifier(expecting: expectation) : nil)
+    let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+    return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }
