@@ -68,3 +68,34 @@ struct KeyboardAgreementTests {
     #expect(mismatches == 0)
   }
 }
+
+/// `--verify` on output with old Hangul: a syllable written as conjoining
+/// jamo because it holds an old jamo or a filler is checked to be well formed.
+@Suite("Verifying old Hangul output")
+struct OldHangulVerificationTests {
+  @Test(
+    "old syllables pass, modern conjoining jamo do not",
+    arguments: [
+      ("\u{1100}\u{1161}\u{11F0}", true), ("\u{1100}\u{119E}", true),
+      ("\u{115F}\u{1160}\u{11EE}", true), ("가\u{113C}\u{1160}나", true),
+      ("\u{1100}\u{1161}", false), ("\u{1100}\u{1161}\u{11A8}", false),
+      ("\u{1100}\u{119E}\u{1100}\u{1161}", false),
+    ])
+  func verify(text: String, passes: Bool) throws {
+    let verifier = try OutputVerifier(expecting: .composed)
+    #expect((verifier.check(Array(text.unicodeScalars)) == nil) == passes)
+  }
+
+  @Test(
+    "every fixture line of the keyboards with old Hangul passes --verify",
+    arguments: ["2y", "3y", "ahn", "3f"])
+  func fixturesVerify(id: String) throws {
+    let keys = Array(try fixture("libhangul-keyboards/\(id).keys"))
+    var filter = VerifyingFilter(
+      ComposeFilter(keys: .qwerty, keyboard: try Keyboard(id: id)),
+      verifier: try OutputVerifier(expecting: .composed))
+    _ = try filter.filtered(keys)
+    #expect(filter.disagreementCount == 0)
+    #expect(filter.firstDisagreement == nil)
+  }
+}

@@ -7,7 +7,8 @@
  * and 3.2: printable ASCII characters go to hangul_ic_process(), and what it
  * commits is written; a key it does not take commits the syllable and is
  * copied.  BS (0x08) and DEL (0x7f) are Backspace, which first undoes a
- * composition step and otherwise deletes the last character of the line;
+ * composition step and otherwise deletes the last character of the line (a
+ * syllable written as conjoining jamo is one character);
  * any other byte commits the syllable and is copied.
  *
  * Options: -k ID selects the keyboard (default 2), -a turns on AUTO_REORDER,
@@ -47,6 +48,16 @@ static void put_utf8(ucschar c, FILE *out) {
 
 static int is_printable(int c) { return c >= 0x20 && c <= 0x7e; }
 
+/* Backspace on the line deletes one character; a syllable that libhangul
+ * wrote as conjoining jamo (initials, vowels, finals) is one character. */
+static void delete_character(void) {
+    size_t n = line_len;
+    while (n > 0 && hangul_is_jongseong(line[n - 1])) n--;
+    while (n > 0 && hangul_is_jungseong(line[n - 1])) n--;
+    while (n > 0 && hangul_is_choseong(line[n - 1])) n--;
+    line_len = n == line_len ? line_len - 1 : n;
+}
+
 int main(int argc, char **argv) {
     int double_stroke = 0, bare_clusters = 1, auto_reorder = 0, show_options = 0, opt;
     const char *keyboard = "2";
@@ -78,7 +89,7 @@ int main(int argc, char **argv) {
             putchar('\n');
             line_len = 0;
         } else if (c == 0x08 || c == 0x7f) {
-            if (!hangul_ic_backspace(ic) && line_len > 0) line_len--;
+            if (!hangul_ic_backspace(ic) && line_len > 0) delete_character();
         } else if (is_printable(c)) {
             /* What it commits counts even when it does not take the key. */
             int taken = hangul_ic_process(ic, c);

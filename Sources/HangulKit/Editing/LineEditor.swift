@@ -136,7 +136,8 @@ public struct LineEditor: Sendable {
       return
     }
     if composer.undoStep() { return }
-    if !line.removeLastCharacter() {
+    // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
+    if !(layoutComposer != nil ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
