@@ -16,8 +16,10 @@ public struct LineEditor: Sendable {
   /// The automaton for the syllable being composed.
   public private(set) var composer: SyllableComposer
   /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`):
-  /// when set, it composes instead of ``composer``.
-  public private(set) var layoutComposer: LayoutComposer?
+  /// when ``usesLayout`` is set, it composes instead of ``composer``.
+  public private(set) var layoutComposer: LayoutComposer
+  /// Whether ``layoutComposer`` composes.
+  public let usesLayout: Bool
   /// The keyboard typed on.
   public let keyboard: Keyboard
   /// Bytes that are final: finished lines, and pieces of over-long lines.
@@ -48,9 +50,8 @@ public struct LineEditor: Sendable {
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
     self.keyboard = keyboard
-    if !keyboard.hasJamoLabels || options.autoReorder {
-      layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
-    }
+    usesLayout = !keyboard.hasJamoLabels || options.autoReorder
+    layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
     undoesKeystrokes = options.backspace == .keystroke
     var mask: UInt64 = 0
     for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
@@ -63,7 +64,7 @@ public struct LineEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
   @inline(__always)
   public mutating func press(_ jamo: Jamo) {
-    if layoutComposer != nil { return pressOnLayout(jamo) }
+    if usesLayout { return pressOnLayout(jamo) }
     if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
       pressKey(jamo)
     } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
@@ -85,7 +86,7 @@ public struct LineEditor: Sendable {
   /// does not take is text.
   @inline(__always)
   public mutating func press(key code: UInt8) {
-    guard layoutComposer != nil else {
+    guard usesLayout else {
       if let jamo = keyboard.jamo(forASCII: code) {
         press(jamo)
       } else {
@@ -93,10 +94,8 @@ public struct LineEditor: Sendable {
       }
       return
     }
-    if undoesKeystrokes, let state = layoutComposer?.buffer {
-      layoutHistory.append((state, line.count))
-    }
-    if layoutComposer?.press(key: code, into: &line) == false {
+    if undoesKeystrokes { layoutHistory.append((layoutComposer.buffer, line.count)) }
+    if !layoutComposer.press(key: code, into: &line) {
       if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
       line.append(code)
     }
@@ -123,13 +122,13 @@ public struct LineEditor: Sendable {
   /// character of the line; at the start of a line it deletes nothing.
   public mutating func backspace() {
     counts.backspaces += 1
-    if layoutComposer != nil {
+    if usesLayout {
       if undoesKeystrokes, let previous = layoutHistory.popLast() {
-        layoutComposer?.restore(previous.state)
+        layoutComposer.restore(previous.state)
         line.removeSubrange(previous.lineLength...)
         return
       }
-      if layoutComposer?.undoStep() == true { return }
+      if layoutComposer.undoStep() { return }
     } else if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
       line.removeSubrange(previous.lineLength...)
@@ -137,7 +136,7 @@ public struct LineEditor: Sendable {
     }
     if composer.undoStep() { return }
     // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-    if !(layoutComposer != nil ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
+    if !(usesLayout ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
@@ -222,9 +221,9 @@ public struct LineEditor: Sendable {
   @inline(__always)
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
-    if layoutComposer != nil {
+    if usesLayout {
       if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
-      layoutComposer?.commit(into: &line)
+      layoutComposer.commit(into: &line)
       flushIfTooLong()
       return
     }

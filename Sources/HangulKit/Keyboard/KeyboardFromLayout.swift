@@ -109,7 +109,7 @@ extension Keyboard {
 }
 
 extension ConjoiningJamo {
-  enum Kind {
+  enum Kind: Sendable {
     case initial, vowel, final, other
   }
 

@@ -21,6 +21,27 @@ public struct LayoutBuffer: Sendable {
   /// Whether nothing is being composed.
   @inline(__always) public var isEmpty: Bool { initial == 0 && vowel == 0 && final == 0 }
 
+  /// Empties the syllable (the steps left behind are never read).
+  @inline(__always) mutating func clear() {
+    initial = 0
+    vowel = 0
+    final = 0
+    count = 0
+  }
+
+  /// Puts a jamo whose position is known in it and records the step.
+  @inline(__always) mutating func push(_ jamo: UInt32, as kind: ConjoiningJamo.Kind) {
+    switch kind {
+    case .initial: initial = jamo
+    case .vowel: vowel = jamo
+    case .final: final = jamo
+    case .other: break
+    }
+    if count == 12 { count = 11 }
+    steps[count] = jamo
+    count += 1
+  }
+
   /// Puts a jamo in its position and records the step.
   @inline(__always) mutating func push(_ jamo: UInt32) {
     if ConjoiningJamo.isInitial(jamo) {
@@ -53,7 +74,7 @@ public struct LayoutBuffer: Sendable {
     guard count > 0 else { return false }
     let undone = pop()
     guard count > 0 else {
-      self = LayoutBuffer()
+      clear()
       return true
     }
     let previous = newest
@@ -71,6 +92,13 @@ public struct LayoutBuffer: Sendable {
 
   /// Writes the syllable's text (see ``ConjoiningJamo/text(_:_:_:_:)``) as UTF-8.
   @inline(__always) func write(into line: inout [UInt8]) {
+    if let syllable = ConjoiningJamo.syllable(initial, vowel, final) {
+      // The usual case: a modern syllable, three bytes.
+      line.append(UInt8(0xE0 | syllable >> 12))
+      line.append(UInt8(0x80 | syllable >> 6 & 0x3F))
+      line.append(UInt8(0x80 | syllable & 0x3F))
+      return
+    }
     ConjoiningJamo.text(initial, vowel, final) { value in
       line.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")
     }

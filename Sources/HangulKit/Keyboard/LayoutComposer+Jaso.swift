@@ -6,21 +6,24 @@ extension LayoutComposer {
   /// also starts the next syllable, unless `--auto-reorder` lets it land in
   /// its place.
   @inline(__always)
-  mutating func pressJaso(_ value: UInt32, into line: inout [UInt8]) -> Bool {
-    if ConjoiningJamo.isInitial(value) {
+  mutating func pressJaso(_ value: UInt32, kind: ConjoiningJamo.Kind, into line: inout [UInt8])
+    -> Bool
+  {
+    switch kind {
+    case .initial:
       return typeJaso(
         value, current: buffer.initial, isLater: buffer.vowel != 0 || buffer.final != 0,
-        isSamePosition: ConjoiningJamo.isInitial, into: &line)
-    }
-    if ConjoiningJamo.isVowel(value) {
+        lastWasSamePosition: ConjoiningJamo.isInitial(buffer.newest), kind: kind, into: &line)
+    case .vowel:
       return typeJaso(
         value, current: buffer.vowel, isLater: buffer.final != 0,
-        isSamePosition: ConjoiningJamo.isVowel, into: &line)
-    }
-    if ConjoiningJamo.isFinal(value) {
+        lastWasSamePosition: ConjoiningJamo.isVowel(buffer.newest), kind: kind, into: &line)
+    case .final:
       return typeJaso(
-        value, current: buffer.final, isLater: false, isSamePosition: ConjoiningJamo.isFinal,
-        into: &line)
+        value, current: buffer.final, isLater: false,
+        lastWasSamePosition: ConjoiningJamo.isFinal(buffer.newest), kind: kind, into: &line)
+    case .other:
+      break
     }
     commit(into: &line)
     guard value != 0 else { return false }
@@ -29,19 +32,23 @@ extension LayoutComposer {
   }
 
   /// One jamo for a position that holds `current` (0: empty); `isLater`
-  /// tells whether a later position is already filled.
+  /// tells whether a later position is already filled, `lastWasSamePosition`
+  /// whether the last step was in this position.
   @inline(__always)
   private mutating func typeJaso(
-    _ value: UInt32, current: UInt32, isLater: Bool, isSamePosition: (UInt32) -> Bool,
-    into line: inout [UInt8]
+    _ value: UInt32, current: UInt32, isLater: Bool, lastWasSamePosition: Bool,
+    kind: ConjoiningJamo.Kind, into line: inout [UInt8]
   ) -> Bool {
+    // `value` is a jamo of a known position: pushing it cannot fail.
     guard current != 0 else {
-      if isLater, !options.autoReorder { return startOver(with: value, into: &line) }
-      return push(value, orStartWith: value, into: &line)
+      if isLater, !options.autoReorder { commit(into: &line) }
+      buffer.push(value, as: kind)
+      return true
     }
-    let combined = isSamePosition(buffer.newest) ? combine(current, value) : 0
+    let combined = lastWasSamePosition ? combine(current, value) : 0
     if combined != 0 { return push(combined, orStartWith: combined, into: &line) }
     commit(into: &line)
-    return push(value, orStartWith: value, into: &line)
+    buffer.push(value, as: kind)
+    return true
   }
 }

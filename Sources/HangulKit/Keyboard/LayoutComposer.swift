@@ -16,6 +16,10 @@ public struct LayoutComposer: Sendable {
   public let options: ComposerOptions
   /// The syllable being composed.
   public internal(set) var buffer = LayoutBuffer()
+  /// What each key types: its value, and its kind in the low bits of a
+  /// second table (so that the automaton classifies a key with one load).
+  private let keyValues: [UInt32]
+  let keyKinds: [ConjoiningJamo.Kind]
 
   /// The vowels that `--extended-vowels` adds (ᅡᅵ → ᅢ …), as conjoining jamo.
   static let extendedVowels: [(UInt32, UInt32, UInt32)] = [
@@ -32,6 +36,8 @@ public struct LayoutComposer: Sendable {
     }
     self.layout = layout
     self.options = options
+    keyValues = layout.keyMap
+    keyKinds = layout.keyMap.map(ConjoiningJamo.kind)
   }
 
   /// Whether nothing is being composed.
@@ -49,9 +55,10 @@ public struct LayoutComposer: Sendable {
   /// syllable has been written and the key is text.
   @inline(__always)
   public mutating func press(key code: UInt8, into line: inout [UInt8]) -> Bool {
-    let value = layout.value(forKey: code)
+    guard code < 128 else { return pressJamo(0, into: &line) }
+    let value = keyValues[Int(code)]
     switch layout.type {
-    case .jaso, .jasoYet: return pressJaso(value, into: &line)
+    case .jaso, .jasoYet: return pressJaso(value, kind: keyKinds[Int(code)], into: &line)
     case .romaja: return pressRomaja(value, key: code, into: &line)
     case .jamo, .jamoYet: return pressJamo(value, into: &line)
     }
@@ -60,12 +67,8 @@ public struct LayoutComposer: Sendable {
   /// Ends the syllable and writes it.
   @inline(__always)
   public mutating func commit(into line: inout [UInt8]) {
-    guard !buffer.isEmpty else {
-      buffer = LayoutBuffer()
-      return
-    }
-    buffer.write(into: &line)
-    buffer = LayoutBuffer()
+    if !buffer.isEmpty { buffer.write(into: &line) }
+    buffer.clear()
   }
 
   /// Undoes the last step (see ``LayoutBuffer/undo()``); `false` when there was none.
