@@ -243,7 +243,7 @@ private final class ParseContext {
         let context = Unmanaged<ParseContext>.fromOpaque(data).takeUnretainedValue()
         context.endElement(String(cString: name))
       })
-    XML_SetCharacterDataHandler(expat) { data, text, length in
+    cexpat_set_text_handler(expat) { data, text, length in
       guard let data, let text, length > 0 else { return }
       let context = Unmanaged<ParseContext>.fromOpaque(data).takeUnretainedValue()
       let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
