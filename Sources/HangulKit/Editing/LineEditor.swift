@@ -20,8 +20,9 @@ public struct LineEditor: Sendable {
   public private(set) var layoutComposer: LayoutComposer
   /// Whether ``layoutComposer`` composes.
   public let usesLayout: Bool
-  /// The keyboard typed on.
-  public let keyboard: Keyboard
+  /// For each compatibility jamo, the ASCII key that types it on a keyboard
+  /// with jamo labels run by ``layoutComposer`` (0: none).
+  private let keyOfJamo: [UInt8]
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
@@ -49,7 +50,8 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
-    self.keyboard = keyboard
+    keyOfJamo =
+      keyboard.hasJamoLabels ? Jamo.all.map { keyboard.key(typing: $0) ?? 0 } : []
     usesLayout = !keyboard.hasJamoLabels || options.autoReorder
     layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
     undoesKeystrokes = options.backspace == .keystroke
@@ -84,10 +86,10 @@ public struct LineEditor: Sendable {
   /// Types a key by its ASCII code on a keyboard run by ``layoutComposer``
   /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
   /// does not take is text.
-  @inline(__always)
+  @inline(never)
   public mutating func press(key code: UInt8) {
     guard usesLayout else {
-      if let jamo = keyboard.jamo(forASCII: code) {
+      if let jamo = composer.keyboard.jamo(forASCII: code) {
         press(jamo)
       } else {
         insert(Unicode.Scalar(code))
@@ -105,12 +107,12 @@ public struct LineEditor: Sendable {
   /// A jamo key on a keyboard run by ``layoutComposer``: the keys that type
   /// it, or text when it has none.
   private mutating func pressOnLayout(_ jamo: Jamo) {
-    let keys = jamo.keys.map { keyboard.key(typing: $0) }
-    guard keyboard.hasJamoLabels, !keys.contains(nil) else {
+    let keys = jamo.keys.map { keyOfJamo.isEmpty ? 0 : keyOfJamo[Int($0.offset)] }
+    guard !keys.contains(0) else {
       insert(jamo.scalar)
       return
     }
-    for case let code? in keys { press(key: code) }
+    for code in keys { press(key: code) }
   }
 
   /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
