@@ -20,7 +20,8 @@ let package = Package(
   ],
   targets: [
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
-    .target(name: "HangulKit", dependencies: ["CICU"]),
+    .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
+    .target(name: "HangulKit", dependencies: ["CICU", "CExpat"]),
     .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
     .executableTarget(name: "hangul-compose", dependencies: commandLine),
     .executableTarget(name: "hangul-decompose", dependencies: commandLine),

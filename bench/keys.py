@@ -2,13 +2,18 @@
 """Writes the 2-set keys that type a text: the benchmark's own generator,
 independent of hangul-decompose.
 
-Usage: keys.py qwerty|jamo < text > keys
+Usage: keys.py qwerty|jamo|KEYBOARD.xml < text > keys
 
 Hangul syllables and compatibility jamo become their keys (compound vowels
 and finals split, ㄲ ㅆ ㅐ … single keys); everything else is copied. With
-qwerty the keys are QWERTY letters, with jamo compatibility jamo.
+qwerty the keys are QWERTY letters, with jamo compatibility jamo. With a
+3-set keyboard file (keyboards/hangul-keyboard-3f.xml) the keys are that
+keyboard's: a key for each initial, vowel and final, or two keys whose jamo
+combine into it.
 """
+import os
 import sys
+import xml.etree.ElementTree as ElementTree
 
 INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
 VOWELS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
@@ -34,8 +39,36 @@ def table(qwerty):
     return mapping
 
 
+def layout_table(path):
+    """The 3-set keys of every syllable, from a keyboard file and what it includes."""
+    direct, combined = {}, {}
+    def read(file):
+        for element in ElementTree.parse(file).getroot().iter():
+            if element.tag == "item" and element.get("key"):
+                value = int(element.get("value"), 0)
+                direct.setdefault(value, chr(int(element.get("key"), 0)))
+            elif element.tag == "item":
+                result = int(element.get("result"), 0)
+                combined.setdefault(result, (int(element.get("first"), 0), int(element.get("second"), 0)))
+            elif element.tag == "include":
+                read(os.path.join(os.path.dirname(file), element.get("file")))
+    read(path)
+    def keys(jamo):
+        if jamo in direct:
+            return direct[jamo]
+        first, second = combined[jamo]
+        return direct[first] + direct[second]
+    mapping = {}
+    for index in range(11172):
+        final = index % 28
+        mapping[0xAC00 + index] = (keys(0x1100 + index // 588) + keys(0x1161 + (index // 28) % 21)
+                                   + (keys(0x11A7 + final) if final else ""))
+    return mapping
+
+
 def main():
-    mapping = table(sys.argv[1] == "qwerty")
+    mode = sys.argv[1]
+    mapping = layout_table(mode) if mode.endswith(".xml") else table(mode == "qwerty")
     for line in sys.stdin.buffer:
         sys.stdout.write(line.decode("utf-8", "surrogateescape").translate(mapping)
                          .encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape"))

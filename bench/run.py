@@ -103,6 +103,8 @@ def main():
         for kind in ("qwerty", "jamo"):
             inputs[kind] = f"{work}/{kind}.keys"
             sh(f"python3 {ROOT}/bench/keys.py {kind} < {inputs['text']} > {inputs[kind]}")
+        inputs["3f"] = f"{work}/3f.keys"
+        sh(f"python3 {ROOT}/bench/keys.py {ROOT}/keyboards/hangul-keyboard-3f.xml < {inputs['text']} > {inputs['3f']}")
         inputs["nfd"] = f"{work}/nfd.txt"
         with open(inputs["nfd"], "wb") as f:
             f.write(unicodedata.normalize("NFD", text.decode("utf-8")).encode("utf-8"))
@@ -112,6 +114,8 @@ def main():
             ("2-set QWERTY keys → text", "qwerty", [ours("hangul-compose"), "--keys", "qwerty"],
              [peer("libhangul-compose")], "same", "libhangul"),
             ("jamo keys → text", "jamo", [ours("hangul-compose")], [peer("libhangul-compose"), "-j"], "same", "libhangul"),
+            ("3-set (3f) keys → text", "3f", [ours("hangul-compose"), "--keys", "qwerty", "--keyboard", "3f"],
+             [peer("libhangul-compose"), "-k", "3f"], "same", "libhangul 3f"),
             ("text → NFD", "text", [ours("hangul-decompose"), "--to", "nfd"], [peer("icu-normalize"), "-d"],
              "nfd", "ICU unorm2 NFD"),
             ("NFD → text (NFC)", "nfd", [ours("hangul-compose")], [peer("icu-normalize"), "-c"], "nfc", "ICU unorm2 NFC"),

@@ -3,7 +3,16 @@ import HangulKit
 
 /// The automaton's options, shared by `hangul-compose` and `hangul-reviews import`.
 public struct ComposeOptions: ParsableArguments {
-  @Option(help: "How keys are written: jamo (ㄱ ㅏ …) or qwerty (2-set letter positions).")
+  @Option(
+    help: ArgumentHelp(
+      "The keyboard: a built-in id (see --list-keyboards) or a keyboard file.",
+      valueName: "id|file"))
+  public var keyboard = "2"
+
+  @Flag(help: "List the built-in keyboards (id, type, name) and exit.")
+  public var listKeyboards = false
+
+  @Option(help: "How keys are written: jamo (ㄱ ㅏ …) or qwerty (key positions of the keyboard).")
   public var keys: KeyEncoding = .jamo
 
   @Flag(help: "Make a tense consonant from the same consonant typed twice (ㄱㄱ → ㄲ).")
@@ -15,6 +24,9 @@ public struct ComposeOptions: ParsableArguments {
   @Flag(help: "Combine a vowel with a following ㅣ as phone keyboards do (ㅏㅣ → ㅐ).")
   public var extendedVowels = false
 
+  @Flag(help: "Put a jamo typed out of order in its place (ㅏㄱ → 가), as libhangul's AUTO_REORDER.")
+  public var autoReorder = false
+
   @Option(help: "What Backspace undoes: jamo (one composition step) or keystroke (the last key).")
   public var backspace: ComposerOptions.Backspace = .jamo
 
@@ -24,7 +36,47 @@ public struct ComposeOptions: ParsableArguments {
   public var composerOptions: ComposerOptions {
     ComposerOptions(
       doubleStroke: doubleStroke, bareClusters: !noBareClusters, extendedVowels: extendedVowels,
-      backspace: backspace)
+      backspace: backspace, autoReorder: autoReorder)
+  }
+
+  public func validate() throws {
+    if !listKeyboards { _ = try loadKeyboard() }
+  }
+
+  /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
+  /// or when `--keys jamo` is asked of a keyboard whose keys have no jamo labels.
+  public func loadKeyboard() throws -> Keyboard {
+    let loaded: Keyboard
+    do {
+      loaded = try Keyboard(id: keyboard)
+    } catch {
+      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
+    }
+    if keys == .jamo, !loaded.hasJamoLabels {
+      throw ValidationError(
+        "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --keys qwerty."
+      )
+    }
+    return loaded
+  }
+
+  /// The text of `--list-keyboards`: one line per built-in keyboard, its id,
+  /// type and names.
+  public static var keyboardList: String {
+    Keyboard.builtIn.map { keyboard in
+      let layout = keyboard.layout
+      let id = layout.id.padding(to: 4)
+      let type = layout.type.rawValue.padding(to: 9)
+      let korean = layout.koreanName.map { "\($0) " } ?? ""
+      return "\(id) \(type) \(korean)(\(layout.name))\n"
+    }.joined()
+  }
+}
+
+extension String {
+  fileprivate func padding(to width: Int) -> String {
+    let count = unicodeScalars.count
+    return count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }
 

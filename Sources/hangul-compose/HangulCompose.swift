@@ -17,13 +17,17 @@ struct HangulCompose: ParsableCommand {
       and writes the composed text. Compatibility jamo are keys (with --keys qwerty \
       ASCII letters too); BS and DEL are Backspace; a newline ends the line; every \
       other character, bytes that are not UTF-8 included, ends the syllable and is \
-      copied unchanged. The automaton is libhangul's 2-set keyboard by default. \
+      copied unchanged. The keyboard is libhangul's 2-set keyboard by default; \
+      --keyboard picks another built-in one (2 2y 32 39 3f 3s 3y ro ahn, see \
+      --list-keyboards) or reads a keyboard file (hangul-keyboard(5)); keyboards \
+      other than 2-set are typed with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
       with a cursor.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
+        printf 'jfshea\\n' | hangul-compose --keys qwerty --keyboard 3f  # → 안녕
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
@@ -88,20 +92,27 @@ struct HangulCompose: ParsableCommand {
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
+    if compose.listKeyboards {
+      _ = StandardStream(descriptor: 1).write(Array(ComposeOptions.keyboardList.utf8))
+      return
+    }
     let options = compose.composerOptions
+    let keyboard = try compose.loadKeyboard()
     var status: Int32
     switch format {
     case .text:
       status = try run(
         ComposeFilter(
-          keys: compose.keys, options: options, maximumLineLength: maxLine.value,
+          keys: compose.keys, keyboard: keyboard, options: options,
+          maximumLineLength: maxLine.value,
           countsOutput: stats))
     case .events:
       let errors = ErrorReport(diagnostics)
       status = try run(
         EventLogFilter(
-          keys: compose.keys, options: options, maximumLineLength: maxLine.value,
-          startMode: startMode, output: output, includesStatistics: stats
+          keys: compose.keys, keyboard: keyboard, options: options,
+          maximumLineLength: maxLine.value, startMode: startMode, output: output,
+          includesStatistics: stats
         ) { errors.add($0.description) })
       if errors.finish() > 0, status == 0 { status = 65 }
     }

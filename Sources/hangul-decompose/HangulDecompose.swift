@@ -27,6 +27,7 @@ struct HangulDecompose: ParsableCommand {
       Examples:
         echo 닭 | hangul-decompose                      # → ㄷㅏㄹㄱ
         echo 안녕하세요 | hangul-decompose --to qwerty     # → dkssudgktpdy
+        echo 안녕 | hangul-decompose --to qwerty --keyboard 3f   # → jfshea
         echo 각ㅏ | hangul-decompose --plain             # → ㄱㅏㄱㅏ
         echo 사과 | hangul-decompose --to initials       # → ㅅㄱ
       """,
@@ -34,6 +35,12 @@ struct HangulDecompose: ParsableCommand {
 
   @Option(help: "What to write for Hangul: keys, jamo, nfd, qwerty or initials.")
   var to: DecompositionForm = .keys
+
+  @Option(
+    help: ArgumentHelp(
+      "The keyboard whose keys to write (keys, qwerty): a built-in id or a keyboard file.",
+      valueName: "id|file"))
+  var keyboard = "2"
 
   @Flag(
     help: "Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).")
@@ -51,19 +58,49 @@ struct HangulDecompose: ParsableCommand {
     if plain, !to.isKeystrokes {
       throw ValidationError("--plain only applies to --to keys or --to qwerty.")
     }
+    let loaded = try loadKeyboard()
+    if plain, !loaded.hasJamoLabels {
+      throw ValidationError(
+        "--plain is not available yet with keyboard '\(keyboard)'; use it with a 2-set keyboard.")
+    }
+  }
+
+  /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
+  /// or when `--to keys` is asked of a keyboard whose keys have no jamo labels.
+  func loadKeyboard() throws -> Keyboard {
+    let loaded: Keyboard
+    do {
+      loaded = try Keyboard(id: keyboard)
+    } catch {
+      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
+    }
+    if to == .keys, !loaded.hasJamoLabels {
+      throw ValidationError(
+        "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --to qwerty."
+      )
+    }
+    return loaded
   }
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-decompose")
+    let keyboard = try loadKeyboard()
+    let status =
+      to == .qwerty && !keyboard.hasJamoLabels
+      ? try run(LayoutDecomposeFilter(keyboard: keyboard), diagnostics: diagnostics)
+      : try run(
+        DecomposeFilter(form: to, keyboard: keyboard, plain: plain), diagnostics: diagnostics)
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Runs a decomposing filter with the checks asked for; returns the exit status.
+  func run<Filter: ByteFilter>(_ decomposer: Filter, diagnostics: Diagnostics) throws -> Int32 {
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
     var filter = VerifyingFilter(
-      DecomposeFilter(form: to, plain: plain),
-      verifier: verify ? try OutputVerifier(expecting: expectation) : nil
-    )
-    var status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+      decomposer, verifier: verify ? try OutputVerifier(expecting: expectation) : nil)
+    let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
       &filter, report: diagnostics.report)
-    status = verificationStatus(of: filter, after: status, report: diagnostics.report)
-    if status != 0 { throw ExitCode(status) }
+    return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }

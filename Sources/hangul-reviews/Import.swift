@@ -75,6 +75,10 @@ extension HangulReviews {
 
     func run() throws {
       signal(SIGPIPE, SIG_IGN)
+      if compose.listKeyboards {
+        _ = StandardStream(descriptor: 1).write(Array(ComposeOptions.keyboardList.utf8))
+        return
+      }
       let diagnostics = Diagnostics(program: "hangul-reviews")
       let errors = ErrorReport(diagnostics)
       var rejectFile: StandardStream?
@@ -87,7 +91,8 @@ extension HangulReviews {
         rejectFile = file
       }
       let mode: ReviewImportFilter.Content =
-        content == .keys ? .keys(compose.keys, compose.composerOptions) : .text
+        content == .keys
+        ? .keys(compose.keys, compose.composerOptions, keyboard: try compose.loadKeyboard()) : .text
       var filter = try ReviewImportFilter(
         content: mode, contentField: contentField, recordsField: recordsField,
         timeZone: ReviewTime.zone(timeZone),

@@ -12,7 +12,7 @@ struct ManPageTests {
 
   static let allPages = [
     "man/hangul-compose.1", "man/hangul-decompose.1", "man/hangul-reviews.1", "man/hangul-keylog.5",
-    "man/hangul-reviews.5",
+    "man/hangul-reviews.5", "man/hangul-keyboard.5",
   ]
 
   /// The long option names a program accepts, from ArgumentParser's help dump.

@@ -5,7 +5,9 @@
  * line editor around libhangul's hangul_ic_process() would: 2-set QWERTY
  * letters (or, with -j, compatibility jamo mapped to their QWERTY keys) are
  * keys, BS/DEL are Backspace, every other character commits and is copied.
- * Reads and writes in 128 KiB blocks.
+ * With -k ID the keyboard is libhangul's keyboard ID and every printable ASCII
+ * character is a key (what hangul_ic_process commits is written, and a key it
+ * does not take is copied). Reads and writes in 128 KiB blocks.
  *
  * Build: cc -O2 -o libhangul-compose libhangul-compose.c $(pkg-config --cflags --libs libhangul)
  */
@@ -65,9 +67,17 @@ static void key(HangulInputContext *ic, int c) {
   else { append_all(hangul_ic_flush(ic)); append((ucschar)c); }
 }
 
+/* A key of another keyboard: what it commits counts even when it is not taken. */
+static void layout_key(HangulInputContext *ic, int c) {
+  int taken = hangul_ic_process(ic, c);
+  append_all(hangul_ic_get_commit_string(ic));
+  if (!taken) { append_all(hangul_ic_flush(ic)); append((ucschar)c); }
+}
+
 int main(int argc, char **argv) {
   int jamo = argc > 1 && strcmp(argv[1], "-j") == 0;
-  HangulInputContext *ic = hangul_ic_new("2");
+  const char *keyboard = argc > 2 && strcmp(argv[1], "-k") == 0 ? argv[2] : NULL;
+  HangulInputContext *ic = hangul_ic_new(keyboard ? keyboard : "2");
   static unsigned char buf[1 << 17];
   unsigned char pending[4];
   size_t pending_len = 0;
@@ -94,6 +104,8 @@ int main(int argc, char **argv) {
         end_line(1);
       } else if (b == 0x08 || b == 0x7F) {
         if (!hangul_ic_backspace(ic) && line_len > 0) line_len--;
+      } else if (keyboard && b >= 0x20 && b <= 0x7E) {
+        layout_key(ic, b);
       } else if (!jamo && ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z'))) {
         key(ic, b);
       } else {

@@ -42,6 +42,8 @@ public struct ComposeFilter: ByteFilter {
     static let other: UInt8 = 1
     /// A key: the jamo's offset + 2.
     static let firstKey: UInt8 = 2
+    /// A key of a keyboard without jamo labels (``LineEditor/press(key:)``).
+    static let layoutKey: UInt8 = 0xFF
   }
 
   public init(
@@ -54,9 +56,13 @@ public struct ComposeFilter: ByteFilter {
     interpreter = KeyInterpreter(keys: keys, keyboard: keyboard)
     editor = LineEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    let usesLayout = !keyboard.hasJamoLabels || options.autoReorder
     asciiActions = (0..<128).map { code in
       switch code {
       case 0x0A, 0x08, 0x7F: return AsciiAction.other
+      case 0x20...0x7E where keys == .qwerty && usesLayout:
+        return keyboard.layout.value(forKey: UInt8(code)) != 0
+          ? AsciiAction.layoutKey : AsciiAction.text
       case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
         return keyboard.jamo(forASCII: UInt8(code)).map { $0.offset + AsciiAction.firstKey }
           ?? AsciiAction.text
@@ -98,7 +104,11 @@ public struct ComposeFilter: ByteFilter {
       if lead < 0x80 {
         let action = asciiActions[Int(lead)]
         if action >= AsciiAction.firstKey {
-          editor.press(Jamo(offset: action - AsciiAction.firstKey))
+          if action == AsciiAction.layoutKey {
+            editor.press(key: lead)
+          } else {
+            editor.press(Jamo(offset: action - AsciiAction.firstKey))
+          }
           recorder.current.keystrokes += 1
           position += 1
         } else if action == AsciiAction.text {

@@ -39,6 +39,13 @@ struct KeyInterpreter: Sendable {
     case KeyLogControl.literalPrefix.value:
       literalPending = true
       return 0
+    case 0x20...0x7E where keys == .qwerty && editor.usesLayout:
+      let code = UInt8(scalar.value)
+      if keyboard.layout.value(forKey: code) != 0 {
+        editor.press(key: code)
+      } else {
+        editor.insert(scalar)
+      }
     case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
       if let jamo = keyboard.jamo(forASCII: UInt8(scalar.value)) {
         editor.press(jamo)

@@ -15,6 +15,14 @@
 public struct LineEditor: Sendable {
   /// The automaton for the syllable being composed.
   public private(set) var composer: SyllableComposer
+  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`):
+  /// when ``usesLayout`` is set, it composes instead of ``composer``.
+  public private(set) var layoutComposer: LayoutComposer
+  /// Whether ``layoutComposer`` composes.
+  public let usesLayout: Bool
+  /// For each compatibility jamo, the ASCII key that types it on a keyboard
+  /// with jamo labels run by ``layoutComposer`` (0: none).
+  private let keyOfJamo: [UInt8]
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
@@ -29,6 +37,8 @@ public struct LineEditor: Sendable {
   /// For `--backspace keystroke`: the state before each jamo key since the
   /// last non-jamo key, and the line length then.
   private var history: [(state: CompositionState, lineLength: Int)] = []
+  /// The same for ``layoutComposer``.
+  private var layoutHistory: [(state: LayoutBuffer, lineLength: Int)] = []
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
@@ -40,6 +50,10 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
+    keyOfJamo =
+      keyboard.hasJamoLabels ? Jamo.all.map { keyboard.key(typing: $0) ?? 0 } : []
+    usesLayout = !keyboard.hasJamoLabels || options.autoReorder
+    layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
     undoesKeystrokes = options.backspace == .keystroke
     var mask: UInt64 = 0
     for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
@@ -52,6 +66,7 @@ public struct LineEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
   @inline(__always)
   public mutating func press(_ jamo: Jamo) {
+    if usesLayout { return pressOnLayout(jamo) }
     if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
       pressKey(jamo)
     } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
@@ -68,6 +83,38 @@ public struct LineEditor: Sendable {
     if let done = composer.press(key) { appendToLine(done) }
   }
 
+  /// Types a key by its ASCII code on a keyboard run by ``layoutComposer``
+  /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
+  /// does not take is text.
+  @inline(never)
+  public mutating func press(key code: UInt8) {
+    guard usesLayout else {
+      if let jamo = composer.keyboard.jamo(forASCII: code) {
+        press(jamo)
+      } else {
+        insert(Unicode.Scalar(code))
+      }
+      return
+    }
+    if undoesKeystrokes { layoutHistory.append((layoutComposer.buffer, line.count)) }
+    if !layoutComposer.press(key: code, into: &line) {
+      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
+      line.append(code)
+    }
+    flushIfTooLong()
+  }
+
+  /// A jamo key on a keyboard run by ``layoutComposer``: the keys that type
+  /// it, or text when it has none.
+  private mutating func pressOnLayout(_ jamo: Jamo) {
+    let keys = jamo.keys.map { keyOfJamo.isEmpty ? 0 : keyOfJamo[Int($0.offset)] }
+    guard !keys.contains(0) else {
+      insert(jamo.scalar)
+      return
+    }
+    for code in keys { press(key: code) }
+  }
+
   /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
   /// ``JamoTables`` once, so that typing a key reads no lazy global.
   private let compoundMask: UInt64
@@ -77,13 +124,21 @@ public struct LineEditor: Sendable {
   /// character of the line; at the start of a line it deletes nothing.
   public mutating func backspace() {
     counts.backspaces += 1
-    if undoesKeystrokes, let previous = history.popLast() {
+    if usesLayout {
+      if undoesKeystrokes, let previous = layoutHistory.popLast() {
+        layoutComposer.restore(previous.state)
+        line.removeSubrange(previous.lineLength...)
+        return
+      }
+      if layoutComposer.undoStep() { return }
+    } else if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
       line.removeSubrange(previous.lineLength...)
       return
     }
     if composer.undoStep() { return }
-    if !line.removeLastCharacter() {
+    // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
+    if !(usesLayout ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
@@ -168,6 +223,12 @@ public struct LineEditor: Sendable {
   @inline(__always)
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
+    if usesLayout {
+      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
+      layoutComposer.commit(into: &line)
+      flushIfTooLong()
+      return
+    }
     if let done = composer.commit() { appendToLine(done) }
   }
 
@@ -194,6 +255,7 @@ public struct LineEditor: Sendable {
     output.append(contentsOf: line[..<(line.count - keep)])
     line.removeFirst(line.count - keep)
     history.removeAll(keepingCapacity: true)
+    layoutHistory.removeAll(keepingCapacity: true)
     lineWasFlushed = true
     counts.linesFlushed += 1
   }

@@ -16,11 +16,15 @@ public struct ComposerOptions: Sendable, Hashable {
   public var extendedVowels = false
   /// What a Backspace undoes.
   public var backspace = Backspace.jamo
+  /// A jamo typed before one that comes earlier in the syllable still lands
+  /// in its place (libhangul's AUTO_REORDER, 모아치기): ㅏㄱ → 가.
+  public var autoReorder = false
 
   public init(
     doubleStroke: Bool = false, bareClusters: Bool = true, extendedVowels: Bool = false,
-    backspace: Backspace = .jamo
+    backspace: Backspace = .jamo, autoReorder: Bool = false
   ) {
+    self.autoReorder = autoReorder
     self.doubleStroke = doubleStroke
     self.bareClusters = bareClusters
     self.extendedVowels = extendedVowels

@@ -4,7 +4,7 @@
 /// The automaton (``SyllableComposer``) reads only these tables, so another
 /// keyboard is another value of this type, not new code.
 ///
-///     let keyboard = Keyboard.twoSet
+///     let keyboard = try Keyboard(id: "2")
 ///     keyboard.jamo(forASCII: UInt8(ascii: "r"))   // ㄱ
 ///     keyboard.jamo(forASCII: UInt8(ascii: "R"))   // ㄲ
 public struct Keyboard: Sendable, Equatable {
@@ -21,8 +21,15 @@ public struct Keyboard: Sendable, Equatable {
     }
   }
 
-  /// A short name, such as "2" for the 2-set layout.
+  /// The keyboard's id, such as "2" for the 2-set layout.
   public var name: String
+  /// The keyboard as its file describes it (every keyboard has one).
+  public var layout: KeyboardLayout
+  /// Whether its keys carry compatibility-jamo labels that the 2-set
+  /// automaton (``SyllableComposer``) types: then ``asciiMap`` and the
+  /// combination lists below describe it, and `--keys jamo` can be used.
+  /// Other keyboards (3-set, old Hangul, romaja) run on ``LayoutComposer``.
+  public var hasJamoLabels: Bool
   /// The jamo typed by each ASCII code (128 entries; `nil` where the key types no jamo).
   public var asciiMap: [Jamo?]
   /// Vowels that combine into a compound vowel.
@@ -44,43 +51,17 @@ public struct Keyboard: Sendable, Equatable {
   public init(
     name: String, asciiMap: [Jamo?], vowelCombinations: [Combination],
     finalCombinations: [Combination], doubleStrokeInitials: [Combination],
-    doubleStrokeFinals: [Combination], extendedVowels: [Combination]
+    doubleStrokeFinals: [Combination], extendedVowels: [Combination],
+    layout: KeyboardLayout? = nil
   ) {
     self.name = name
+    self.layout = layout ?? KeyboardLayout(id: name, name: name, type: .jamo)
+    self.hasJamoLabels = true
     self.asciiMap = asciiMap
     self.vowelCombinations = vowelCombinations
     self.finalCombinations = finalCombinations
     self.doubleStrokeInitials = doubleStrokeInitials
     self.doubleStrokeFinals = doubleStrokeFinals
     self.extendedVowels = extendedVowels
-  }
-}
-
-extension Keyboard {
-  /// The standard 2-set (두벌식, KS X 5002) layout on a QWERTY keyboard, with
-  /// the combinations of libhangul's keyboard "2".
-  public static let twoSet: Keyboard = {
-    var map = [Jamo?](repeating: nil, count: 128)
-    let letters = "qwertyuiopasdfghjklzxcvbnm"
-    let jamo = JamoTables.jamo("ㅂㅈㄷㄱㅅㅛㅕㅑㅐㅔㅁㄴㅇㄹㅎㅗㅓㅏㅣㅋㅌㅊㅍㅠㅜㅡ")
-    for (letter, typed) in zip(letters.utf8, jamo) {
-      map[Int(letter)] = typed
-      map[Int(letter) - 0x20] = typed  // a capital types the same jamo …
-    }
-    for (letter, typed) in zip("QWERTOP".utf8, JamoTables.jamo("ㅃㅉㄸㄲㅆㅒㅖ")) {
-      map[Int(letter)] = typed  // … except the Shift keys of the layout
-    }
-    return Keyboard(
-      name: "2", asciiMap: map,
-      vowelCombinations: rules("ㅗㅏㅘ ㅗㅐㅙ ㅗㅣㅚ ㅜㅓㅝ ㅜㅔㅞ ㅜㅣㅟ ㅡㅣㅢ"),
-      finalCombinations: rules("ㄱㅅㄳ ㄴㅈㄵ ㄴㅎㄶ ㄹㄱㄺ ㄹㅁㄻ ㄹㅂㄼ ㄹㅅㄽ ㄹㅌㄾ ㄹㅍㄿ ㄹㅎㅀ ㅂㅅㅄ"),
-      doubleStrokeInitials: rules("ㄱㄱㄲ ㄷㄷㄸ ㅂㅂㅃ ㅅㅅㅆ ㅈㅈㅉ"),
-      doubleStrokeFinals: rules("ㄱㄱㄲ ㅅㅅㅆ"),
-      extendedVowels: rules("ㅏㅣㅐ ㅑㅣㅒ ㅓㅣㅔ ㅕㅣㅖ ㅘㅣㅙ ㅝㅣㅞ"))
-  }()
-
-  /// Parses space-separated groups "first second result".
-  static func rules(_ groups: String) -> [Combination] {
-    JamoTables.triples(groups).map { Combination($0.0, $0.1, $0.2) }
   }
 }

@@ -36,8 +36,12 @@ public struct SyllableComposer: Sendable {
   @inline(__always)
   public mutating func commit() -> Unicode.Scalar? {
     guard !state.isEmpty else { return nil }
-    defer { state = CompositionState() }
-    return composing
+    // Read the tables directly: going through `composing` copies the whole
+    // composer (keyboard included) on this hot path.
+    let text = table.text(
+      initial: state.initialCode, vowel: state.vowelCode, final: state.finalCode)
+    state = CompositionState()
+    return text
   }
 
   /// Restores a state saved from ``state`` (used to undo whole keystrokes).

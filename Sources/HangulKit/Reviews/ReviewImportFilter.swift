@@ -19,7 +19,7 @@ public struct ReviewImportFilter: ByteFilter {
     /// Normalized to NFC.
     case text
     /// Composed from keystrokes, as `hangul-compose` composes a text log.
-    case keys(KeyEncoding, ComposerOptions)
+    case keys(KeyEncoding, ComposerOptions, keyboard: Keyboard = .twoSet)
   }
 
   /// Counts so far.
@@ -131,9 +131,9 @@ public struct ReviewImportFilter: ByteFilter {
         switch content {
         case .text:
           normalizer.normalize(token, into: &output)
-        case .keys(let keys, let options):
+        case .keys(let keys, let options, let keyboard):
           guard let text = (try? JSONParser.parse(Array(token)))?.stringValue else { break }
-          var composer = ComposeFilter(keys: keys, options: options)
+          var composer = ComposeFilter(keys: keys, keyboard: keyboard, options: options)
           guard let composed = try? composer.filtered(Array(text.utf8)) else {
             let place = record.position(ofOffset: member.value.lowerBound)
             problem = ReviewRecord.Problem(

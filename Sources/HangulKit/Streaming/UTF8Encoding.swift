@@ -32,6 +32,21 @@ extension Array where Element == UInt8 {
     return UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
   }
 
+  /// Removes the last character as ``removeLastCharacter()`` does, except
+  /// that a syllable written as conjoining jamo (initials, then vowels, then
+  /// finals: ᄀ ᅡ ᇮ) goes whole. Returns `false` when the array is empty.
+  @discardableResult
+  mutating func removeLastSyllableBlock() -> Bool {
+    var removed = false
+    for isPart in [ConjoiningJamo.isFinal, ConjoiningJamo.isVowel, ConjoiningJamo.isInitial] {
+      while let last = lastThreeByteScalar(), isPart(last) {
+        removeLast(3)
+        removed = true
+      }
+    }
+    return removed || removeLastCharacter()
+  }
+
   /// Removes the last character: a well-formed UTF-8 sequence, or one byte
   /// that is not part of one. Returns `false` when the array is empty.
   @discardableResult

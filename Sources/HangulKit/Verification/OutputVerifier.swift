@@ -6,7 +6,8 @@
 /// must equal ICU NFD. For output that should be decomposed
 /// (``Expectation/decomposed``, `hangul-decompose --to nfd`) every span must
 /// be unchanged by ICU NFD, and the project's own composition of it must equal
-/// ICU NFC.
+/// ICU NFC. A syllable of composed output that holds an old jamo (ᄀ ᅡ ᇮ)
+/// is checked to be a well-formed conjoining sequence instead.
 ///
 ///     let verifier = try OutputVerifier(expecting: .composed)
 ///     verifier.check(Array("각".unicodeScalars))                   // nil: agrees
@@ -56,8 +57,49 @@ public struct OutputVerifier: Sendable {
     ownDecomposition = decomposition
   }
 
-  /// Checks one Hangul span; `column` is where it starts.
+  /// Checks one Hangul span; `column` is where it starts. In composed
+  /// output a syllable that holds an old jamo or a filler is written as
+  /// conjoining jamo (as libhangul writes it): such a block must be a
+  /// well-formed initial, vowel and optional final, and is not put through NFC.
   public func check(_ span: [Unicode.Scalar], column: Int = 1) -> Disagreement? {
+    guard expectation == .composed else { return checkNormalized(span, column: column) }
+    var runStart = 0
+    var index = 0
+    while index < span.count {
+      guard let length = Self.oldSyllableLength(span, at: index) else {
+        index += 1
+        continue
+      }
+      if runStart < index,
+        let disagreement = checkNormalized(Array(span[runStart..<index]), column: column + runStart)
+      {
+        return disagreement
+      }
+      index += length
+      runStart = index
+    }
+    guard runStart < span.count else { return nil }
+    return checkNormalized(Array(span[runStart...]), column: column + runStart)
+  }
+
+  /// The length of a syllable of conjoining jamo at `index` that holds an old
+  /// jamo or a filler (initial, vowel, optional final), or `nil`.
+  static func oldSyllableLength(_ span: [Unicode.Scalar], at index: Int) -> Int? {
+    guard index + 1 < span.count, ConjoiningJamo.isInitial(span[index].value),
+      ConjoiningJamo.isVowel(span[index + 1].value)
+    else { return nil }
+    var length = 2
+    if index + 2 < span.count, ConjoiningJamo.isFinal(span[index + 2].value) { length = 3 }
+    let parts = span[index..<(index + length)].map(\.value)
+    let isModern =
+      parts[0] &- 0x1100 < 19 && parts[1] &- 0x1161 < 21
+      && (length == 2 || parts[2] &- 0x11A8 < 27)
+    return isModern ? nil : length
+  }
+
+  /// Checks a span against ICU: unchanged by its normal form, and our own
+  /// transform equal to ICU's.
+  private func checkNormalized(_ span: [Unicode.Scalar], column: Int) -> Disagreement? {
     // Composed output must be stable under NFC and decompose as ICU does;
     // decomposed output the other way round.
     let (stable, stableName, other, otherName, own, ownName) =

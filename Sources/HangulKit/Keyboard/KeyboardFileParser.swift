@@ -1,0 +1,317 @@
+import CExpat
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads keyboard files in libhangul's XML format with expat:
+///
+///     <hangul-keyboard id="3f" type="jaso">
+///       <name>Sebeolsik Final</name>
+///       <map id="0"><item key="0x6b" value="0x1100"/></map>
+///       <include file="hangul-combination-default.xml"/>
+///     </hangul-keyboard>
+///
+/// `include` names a file relative to the including one, or one of the
+/// built-in files (``BuiltInKeyboardFiles``). Elements it does not know are
+/// skipped, as libhangul skips them. Time and memory are linear in the files.
+struct KeyboardFileParser {
+  /// Where files come from: the disk, or only the built-in files.
+  enum Source {
+    case disk
+    case builtIn
+  }
+
+  let source: Source
+  /// What the files built so far.
+  private(set) var layout = KeyboardLayout(id: "", name: "", type: .jamo)
+  private var sawKeyboard = false
+  /// The file names being read, the outermost first (to catch include loops).
+  private var openFiles: [String] = []
+
+  init(source: Source) {
+    self.source = source
+  }
+
+  /// Parses a keyboard file and returns its keyboard.
+  static func layout(fromFile path: String, source: Source) throws(KeyboardFileError)
+    -> KeyboardLayout
+  {
+    var parser = KeyboardFileParser(source: source)
+    try parser.parse(file: path, isRoot: true)
+    guard parser.sawKeyboard else {
+      throw KeyboardFileError(file: path, line: 1, column: 1, message: "no hangul-keyboard element")
+    }
+    if parser.layout.name.isEmpty { parser.layout.name = parser.layout.id }
+    return parser.layout
+  }
+
+  /// Parses one file (the keyboard, or a file it includes).
+  mutating func parse(file path: String, isRoot: Bool) throws(KeyboardFileError) {
+    guard openFiles.count < 16, !openFiles.contains(path) else {
+      throw KeyboardFileError(file: path, message: "included from itself")
+    }
+    let bytes = try contents(of: path)
+    openFiles.append(path)
+    defer { openFiles.removeLast() }
+    let context = ParseContext(parser: self, file: path, bytes: bytes, isRoot: isRoot)
+    try context.run()
+    self = context.parser
+  }
+
+  /// The bytes of a file, from the disk or the built-in files.
+  private func contents(of path: String) throws(KeyboardFileError) -> [UInt8] {
+    if source == .disk, let bytes = Self.read(path) { return bytes }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    if let text = BuiltInKeyboardFiles.text(named: name) { return Array(text.utf8) }
+    throw KeyboardFileError(file: path, message: "cannot open: \(StreamError.reason(errno))")
+  }
+
+  /// The path an `include` names, seen from the file that includes it.
+  func resolve(_ name: String, from including: String) -> String {
+    guard !name.hasPrefix("/"), let slash = including.lastIndex(of: "/") else { return name }
+    return String(including[...slash]) + name
+  }
+
+  private static func read(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var block = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+      if count > 0 { bytes.append(contentsOf: block[..<count]) }
+      if count < block.count { break }
+      if bytes.count > 16 << 20 { return nil }  // no keyboard is that large
+    }
+    return ferror(file) != 0 ? nil : bytes
+  }
+
+  // MARK: Elements
+
+  /// What the element being read adds to.
+  enum Section {
+    case none
+    case name(korean: Bool, ignored: Bool)
+    case map(used: Bool)
+    case combination(used: Bool)
+  }
+
+  mutating func start(
+    _ element: String, _ attributes: [String: String], section: inout Section, isRoot: Bool
+  ) throws(ElementError) {
+    switch element {
+    case "hangul-keyboard":
+      guard isRoot else { throw ElementError("an included file cannot hold a hangul-keyboard") }
+      guard let id = attributes["id"], !id.isEmpty else {
+        throw ElementError("hangul-keyboard needs an id attribute")
+      }
+      guard let typeName = attributes["type"] else {
+        throw ElementError(
+          "hangul-keyboard needs a type attribute (jamo, jamo-yet, jaso, jaso-yet or romaja)")
+      }
+      guard let type = KeyboardLayout.KeyboardType(rawValue: typeName) else {
+        throw ElementError(
+          "unknown keyboard type \"\(typeName)\" (jamo, jamo-yet, jaso, jaso-yet or romaja)")
+      }
+      layout.id = id
+      layout.type = type
+      sawKeyboard = true
+    case "name":
+      let language = attributes["xml:lang"]
+      let korean = language.map { $0.hasPrefix("ko") } ?? false
+      section = .name(korean: korean, ignored: language != nil && !korean)
+      if !korean, language == nil { layout.name = "" } else if korean { layout.koreanName = "" }
+    case "map":
+      section = .map(used: try Self.tableIdentifier(attributes) == 0)
+    case "combination":
+      let used = try Self.tableIdentifier(attributes) == 0
+      if used { layout = layout.withoutCombinations() }
+      section = .combination(used: used)
+    case "item":
+      switch section {
+      case .map(let used):
+        let key = try Self.number("key", attributes)
+        let value = try Self.number("value", attributes)
+        guard key < 128 else { throw ElementError("key \(key) is not an ASCII code (0–127)") }
+        guard value <= 0x10FFFF, Unicode.Scalar(value) != nil else {
+          throw ElementError("value \(value) is not a Unicode scalar")
+        }
+        if used { layout.map(key: UInt8(key), to: value) }
+      case .combination(let used):
+        let first = try Self.number("first", attributes)
+        let second = try Self.number("second", attributes)
+        let result = try Self.number("result", attributes)
+        if used { layout.addCombination(first, second, result) }
+      default:
+        throw ElementError("item outside a map or combination")
+      }
+    default:
+      break
+    }
+  }
+
+  mutating func text(_ text: String, section: Section) {
+    guard case .name(let korean, let ignored) = section, !ignored else { return }
+    if korean {
+      layout.koreanName = (layout.koreanName ?? "") + text
+    } else {
+      layout.name += text
+    }
+  }
+
+  /// A table's `id` (0 … 3, as in libhangul; only table 0 is used).
+  private static func tableIdentifier(_ attributes: [String: String]) throws(ElementError) -> UInt32
+  {
+    guard attributes["id"] != nil else { return 0 }
+    let id = try number("id", attributes)
+    guard id < 4 else { throw ElementError("table id \(id) is not 0, 1, 2 or 3") }
+    return id
+  }
+
+  /// A number attribute, written as C writes it: 0x1100, 4352 or 010400.
+  static func number(_ name: String, _ attributes: [String: String]) throws(ElementError) -> UInt32
+  {
+    guard let text = attributes[name] else { throw ElementError("missing attribute \(name)") }
+    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    let value: UInt32?
+    if trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") {
+      value = UInt32(trimmed.dropFirst(2), radix: 16)
+    } else if trimmed.hasPrefix("0"), trimmed.count > 1 {
+      value = UInt32(trimmed.dropFirst(), radix: 8)
+    } else {
+      value = UInt32(trimmed, radix: 10)
+    }
+    guard let value else { throw ElementError("\(name)=\"\(text)\" is not a number") }
+    return value
+  }
+}
+
+/// An error found at the element being read (its place is added by the caller).
+struct ElementError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+extension KeyboardLayout {
+  fileprivate func withoutCombinations() -> KeyboardLayout {
+    KeyboardLayout(
+      id: id, name: name, koreanName: koreanName, type: type, keyMap: keyMap, combinations: [:])
+  }
+}
+
+/// One run of expat over one file; the callbacks reach it through expat's user data.
+private final class ParseContext {
+  var parser: KeyboardFileParser
+  let file: String
+  let bytes: [UInt8]
+  let isRoot: Bool
+  var error: KeyboardFileError?
+  var section = KeyboardFileParser.Section.none
+  var expat: XML_Parser?
+
+  init(parser: KeyboardFileParser, file: String, bytes: [UInt8], isRoot: Bool) {
+    self.parser = parser
+    self.file = file
+    self.bytes = bytes
+    self.isRoot = isRoot
+  }
+
+  func run() throws(KeyboardFileError) {
+    guard let expat = XML_ParserCreate("UTF-8") else {
+      throw KeyboardFileError(file: file, message: "cannot create an XML parser")
+    }
+    self.expat = expat
+    defer {
+      XML_ParserFree(expat)
+      self.expat = nil
+    }
+    XML_SetUserData(expat, Unmanaged.passUnretained(self).toOpaque())
+    XML_SetElementHandler(
+      expat,
+      { data, name, attributes in
+        guard let data, let name else { return }
+        let context = Unmanaged<ParseContext>.fromOpaque(data).takeUnretainedValue()
+        context.startElement(String(cString: name), attributes)
+      },
+      { data, name in
+        guard let data, let name else { return }
+        let context = Unmanaged<ParseContext>.fromOpaque(data).takeUnretainedValue()
+        context.endElement(String(cString: name))
+      })
+    cexpat_set_text_handler(expat) { data, text, length in
+      guard let data, let text, length > 0 else { return }
+      let context = Unmanaged<ParseContext>.fromOpaque(data).takeUnretainedValue()
+      let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+      context.parser.text(
+        String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self),
+        section: context.section)
+    }
+    let status = bytes.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) {
+        XML_Parse(expat, $0.baseAddress, Int32(clamping: $0.count), 1)
+      }
+    }
+    if let error { throw error }
+    if status == XML_STATUS_ERROR {
+      let code = XML_GetErrorCode(expat)
+      let reason = XML_ErrorString(code).map { String(cString: $0) } ?? "not well-formed"
+      throw place("XML: \(reason)")
+    }
+  }
+
+  func startElement(_ name: String, _ attributes: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+    guard error == nil else { return }
+    var pairs: [String: String] = [:]
+    var index = 0
+    while let attributes, let key = attributes[index], let value = attributes[index + 1] {
+      pairs[String(cString: key)] = String(cString: value)
+      index += 2
+    }
+    if name == "include" {
+      guard let included = pairs["file"] else {
+        return fail(place("include needs a file attribute"))
+      }
+      // Read in place, as libhangul reads it: a later combination table replaces it.
+      do {
+        try parser.parse(file: parser.resolve(included, from: file), isRoot: false)
+      } catch let inner {
+        let here = place("include \"\(included)\": \(inner.message)")
+        fail(inner.line > 0 ? inner : here)
+      }
+      return
+    }
+    do {
+      try parser.start(name, pairs, section: &section, isRoot: isRoot)
+    } catch {
+      fail(place(error.message))
+    }
+  }
+
+  func endElement(_ name: String) {
+    switch name {
+    case "name", "map", "combination": section = .none
+    default: break
+    }
+  }
+
+  private func fail(_ error: KeyboardFileError) {
+    self.error = error
+    if let expat { XML_StopParser(expat, XML_FALSE) }
+  }
+
+  /// The current place in the file, the column counted in characters.
+  private func place(_ message: String) -> KeyboardFileError {
+    guard let expat else { return KeyboardFileError(file: file, message: message) }
+    let line = Int(XML_GetCurrentLineNumber(expat))
+    let offset = min(max(Int(XML_GetCurrentByteIndex(expat)), 0), bytes.count)
+    var start = offset
+    while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+    let column = bytes[start..<offset].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    return KeyboardFileError(file: file, line: line, column: column, message: message)
+  }
+}
