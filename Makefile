@@ -11,7 +11,7 @@ MANDIR = $(PREFIX)/share/man
 BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
-PROGRAMS = hangul-compose hangul-decompose hangul-reviews
+PROGRAMS = hangul-compose hangul-decompose hangul-reviews hangul-normalize
 PAGES1 = $(wildcard man/*.1)
 PAGES5 = $(wildcard man/*.5)
 
