@@ -25,7 +25,7 @@ struct HangulDecompose: ParsableCommand {
       Examples:
         echo 닭 | hangul-decompose                    # ㄷㅏㄹㄱ
         echo 안녕하세요 | hangul-decompose --to qwerty   # dkssudgktpdy
-        hangul-decompose --to nfd < names.txt         # NFD, as macOS writes file names
+        hangul-decompose --to nfd < notes.txt         # NFD of the whole text (café too)
       """)
 
   @Option(help: "What to write for Hangul: keys, jamo, nfd or qwerty.")
@@ -41,11 +41,20 @@ struct HangulDecompose: ParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-decompose")
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
-    var filter = VerifyingFilter(
-      DecomposeFilter(form: to), verifier: verify ? try OutputVerifier(expecting: expectation) : nil
-    )
-    var status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
-    status = verificationStatus(of: filter, after: status, report: diagnostics.report)
+    let verifier = verify ? try OutputVerifier(expecting: expectation) : nil
+    // nfd is the NFD of the whole text, through hangul-normalize's fast path.
+    let status =
+      to == .nfd
+      ? run(try NormalizeFilter(form: .nfd), verifier, diagnostics)
+      : run(DecomposeFilter(form: to), verifier, diagnostics)
     if status != 0 { throw ExitCode(status) }
+  }
+
+  func run<Filter: ByteFilter>(
+    _ inner: Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
+  ) -> Int32 {
+    var filter = VerifyingFilter(inner, verifier: verifier)
+    let status = FilterRunner(paths: files).run(&filter, report: diagnostics.report)
+    return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }

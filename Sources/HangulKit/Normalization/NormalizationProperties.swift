@@ -1,16 +1,17 @@
 /// What ICU says about each code point for one normalization form, in a
-/// table built from ICU at start-up (about 200,000 look-ups, a few
-/// milliseconds): whether normalization has a boundary before it, whether it
-/// is already in the form on its own, and whether the project's own Hangul
-/// arithmetic may handle it.
+/// table filled from ICU as text needs it, 256 code points at a time (a
+/// block costs about 512 ICU look-ups, some 30 µs; Korean text needs about
+/// 50 blocks): whether normalization has a boundary before the code point,
+/// whether it is already in the form on its own, and whether the project's
+/// own Hangul arithmetic may handle it.
 ///
-///     let properties = try NormalizationProperties.shared(.nfc)
+///     let properties = try NormalizationProperties(.nfc)
 ///     properties.flags(of: 0x61) & NormalizationProperties.stable != 0    // true: "a"
 ///     properties.flags(of: 0x301) & NormalizationProperties.boundary != 0 // false
 ///
 /// Code points from U+30000 on (rare) are asked of ICU each time. A look-up
-/// is O(1).
-public struct NormalizationProperties: Sendable {
+/// is O(1). Not for sharing between threads (it fills itself).
+public final class NormalizationProperties {
   /// Normalization has a boundary before the code point: text may be cut
   /// there and the pieces normalized apart.
   public static let boundary: UInt8 = 1
@@ -20,42 +21,46 @@ public struct NormalizationProperties: Sendable {
   /// A Hangul syllable or conjoining jamo: the project's arithmetic composes
   /// and decomposes it (SPEC §2) instead of ICU.
   public static let hangul: UInt8 = 4
+  /// Not asked of ICU yet (no other flag is set with it).
+  public static let unknown: UInt8 = 0x80
 
   /// Code points below this are in the table.
   public static let tableLimit: UInt32 = 0x30000
 
   public let form: ICUNormalizer.Form
   public let normalizer: ICUNormalizer
-  /// The flags of every code point below ``tableLimit``.
-  let table: [UInt8]
+  /// The flags of every code point below ``tableLimit``, ``unknown`` until asked.
+  let table: UnsafeMutablePointer<UInt8>
 
-  /// Builds the table for `form` from ICU.
-  public init(_ form: ICUNormalizer.Form) throws {
-    let normalizer = try ICUNormalizer(form)
-    self.form = form
+  /// A table for `form`, empty until used.
+  public convenience init(_ form: ICUNormalizer.Form) throws {
+    self.init(normalizer: try ICUNormalizer(form))
+  }
+
+  /// A table for `normalizer`'s form, empty until used.
+  public init(normalizer: ICUNormalizer) {
+    form = normalizer.form
     self.normalizer = normalizer
-    table = (0..<Self.tableLimit).map { Self.askICU($0, normalizer) }
+    table = .allocate(capacity: Int(Self.tableLimit))
+    table.initialize(repeating: Self.unknown, count: Int(Self.tableLimit))
   }
 
-  private static let nfc = Result { try NormalizationProperties(.nfc) }
-  private static let nfd = Result { try NormalizationProperties(.nfd) }
-  private static let nfkc = Result { try NormalizationProperties(.nfkc) }
-  private static let nfkd = Result { try NormalizationProperties(.nfkd) }
-
-  /// The table of `form`, built once on first use.
-  public static func shared(_ form: ICUNormalizer.Form) throws -> NormalizationProperties {
-    switch form {
-    case .nfc: try nfc.get()
-    case .nfd: try nfd.get()
-    case .nfkc: try nfkc.get()
-    case .nfkd: try nfkd.get()
-    }
-  }
+  deinit { table.deallocate() }
 
   /// The flags of the code point `value` (a scalar value).
   @inline(__always)
   public func flags(of value: UInt32) -> UInt8 {
-    value < Self.tableLimit ? table[Int(value)] : Self.askICU(value, normalizer)
+    guard value < Self.tableLimit else { return Self.askICU(value, normalizer) }
+    let flags = table[Int(value)]
+    return flags == Self.unknown ? fill(value) : flags
+  }
+
+  /// Asks ICU about the block of `value`; returns the flags of `value`.
+  @inline(never)
+  func fill(_ value: UInt32) -> UInt8 {
+    let start = value & ~0xFF
+    for code in start..<(start + 0x100) { table[Int(code)] = Self.askICU(code, normalizer) }
+    return table[Int(value)]
   }
 
   /// Whether the project's arithmetic handles `value`: syllables and

@@ -19,6 +19,11 @@ public struct NormalizeFilter: ByteFilter {
     normalizer = try UnicodeNormalizer(form)
   }
 
+  /// The filter of `normalizer`'s form.
+  public init(_ normalizer: UnicodeNormalizer) {
+    self.normalizer = normalizer
+  }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     var start = 0
     if !carry.isEmpty {

@@ -22,7 +22,13 @@ public struct UnicodeNormalizer {
 
   public init(_ form: ICUNormalizer.Form) throws {
     self.form = form
-    properties = try NormalizationProperties.shared(form)
+    properties = try NormalizationProperties(form)
+  }
+
+  /// The normalizer of `icu`'s form (its tables shared with every other one).
+  public init(_ icu: ICUNormalizer) {
+    form = icu.form
+    properties = NormalizationProperties(normalizer: icu)
   }
 
   /// Normalizes `input`, writing to `sink`. With `isLast` false the last
@@ -31,12 +37,10 @@ public struct UnicodeNormalizer {
   public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
     -> Int
   {
-    properties.table.withUnsafeBufferPointer { table in
-      decompositions.bytes.withUnsafeBufferPointer { syllables in
-        var pass = NormalizationPass(
-          input: input, table: table, syllables: syllables, sink: sink, normalizer: self)
-        return pass.run(isLast: isLast)
-      }
+    decompositions.bytes.withUnsafeBufferPointer { syllables in
+      var pass = NormalizationPass(
+        input: input, table: properties.table, syllables: syllables, sink: sink, normalizer: self)
+      return pass.run(isLast: isLast)
     }
   }
 
@@ -68,13 +72,18 @@ public struct UnicodeNormalizer {
 /// Bytes from `pendingStart` to `segmentStart` are classified but not
 /// written: all to be copied, or all to go to ICU (`pendingSlow`). The open
 /// segment starts at `segmentStart`; it is classified when the next boundary
-/// closes it.
+/// closes it. Output goes through a local pointer into the sink's storage.
 struct NormalizationPass {
   let input: UnsafeBufferPointer<UInt8>
-  let table: UnsafeBufferPointer<UInt8>
+  let table: UnsafeMutablePointer<UInt8>
   let syllables: UnsafeBufferPointer<UInt8>
   let sink: ByteSink
   let normalizer: UnicodeNormalizer
+  let composes: Bool
+
+  var out: UnsafeMutablePointer<UInt8>
+  var written: Int
+  var capacity: Int
 
   var pendingStart = 0
   var pendingSlow = false
@@ -84,7 +93,7 @@ struct NormalizationPass {
   var segmentHangul = false
 
   init(
-    input: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<UInt8>,
+    input: UnsafeBufferPointer<UInt8>, table: UnsafeMutablePointer<UInt8>,
     syllables: UnsafeBufferPointer<UInt8>, sink: ByteSink, normalizer: UnicodeNormalizer
   ) {
     self.input = input
@@ -92,15 +101,138 @@ struct NormalizationPass {
     self.syllables = syllables
     self.sink = sink
     self.normalizer = normalizer
+    composes = normalizer.form.composes
+    // Hangul grows at most threefold (a syllable becomes up to nine bytes);
+    // ICU's output is made room for as it comes.
+    sink.reserve(input.count * 3 + 64)
+    out = sink.base
+    written = sink.count
+    capacity = sink.capacity
+  }
+
+  /// Makes room for `extra` more output bytes.
+  @inline(__always)
+  mutating func reserve(_ extra: Int) {
+    guard written + extra > capacity else { return }
+    sink.count = written
+    sink.reserve(extra)
+    out = sink.base
+    capacity = sink.capacity
+  }
+
+  /// Hands the output to the sink.
+  mutating func commit() {
+    sink.count = written
   }
 
   mutating func run(isLast: Bool) -> Int {
+    defer { commit() }
     let count = input.count
     var position = 0
     // After a byte that is not UTF-8 nothing joins what came before.
     var afterInvalid = false
-    sink.reserve(count + count / 2 + 64)
     while position < count {
+      // The copy loop: ASCII and stable three-byte code points while nothing
+      // is waiting for ICU, each a segment of its own, written as they come
+      // (the last one is taken back if a code point joins it), and Hangul
+      // syllables by the fast paths.
+      if !pendingSlow, segmentStable || !segmentOpen {
+        flushPending(upTo: position)
+        let loopStart = position
+        var lastHangul = false
+        var open = segmentOpen
+        // Locals, so that the loop keeps them in registers.
+        let out = self.out
+        var written = self.written
+        let input = self.input
+        let table = self.table
+        defer { self.written = written }
+        while position < count {
+          let lead = input[position]
+          if lead < 0x80 {
+            out[written] = lead
+            written += 1
+            segmentStart = position
+            lastHangul = false
+            open = true
+            position += 1
+            continue
+          }
+          guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
+          let second = input[position + 1]
+          let third = input[position + 2]
+          guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
+            lead != 0xED || second < 0xA0
+          else { break }
+          let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+          if !composes {
+            let index = Int(value &- HangulSyllable.firstScalarValue)
+            if index >= 0, index < HangulSyllable.count {
+              self.written = written
+              writeDecomposition(index)
+              written = self.written
+              open = false
+              position += 3
+              continue
+            }
+          } else if value &- 0x1100 < 19, position + 5 < count, input[position + 3] == 0xE1,
+            input[position + 4] == 0x85, input[position + 5] & 0xC0 == 0x80
+          {
+            // A modern initial and vowel, perhaps a final: one syllable if
+            // a boundary follows.
+            let vowel = UInt32(input[position + 5] & 0x3F) | 0x1140
+            guard vowel &- 0x1161 < 21 else { break }
+            var syllable =
+              HangulSyllable.firstScalarValue + ((value - 0x1100) * 21 + vowel - 0x1161) * 28
+            var end = position + 6
+            if end + 2 < count, input[end] == 0xE1, input[end + 1] & 0xFE == 0x86,
+              input[end + 2] & 0xC0 == 0x80
+            {
+              let final =
+                UInt32(input[end + 1] & 0x3F) << 6 | UInt32(input[end + 2] & 0x3F) | 0x1000
+              if final &- 0x11A8 < 27 {
+                syllable += final - 0x11A7
+                end += 3
+              }
+            }
+            guard end < count else { break }
+            let next = input[end]
+            if next >= 0x80 {
+              guard next & 0xF0 == 0xE0, end + 2 < count,
+                table[
+                  Int(
+                    UInt32(next & 0x0F) << 12 | UInt32(input[end + 1] & 0x3F) << 6
+                      | UInt32(input[end + 2] & 0x3F))] & NormalizationProperties.boundary != 0
+              else { break }
+            }
+            out[written] = UInt8(0xE0 | syllable >> 12)
+            out[written + 1] = UInt8(0x80 | syllable >> 6 & 0x3F)
+            out[written + 2] = UInt8(0x80 | syllable & 0x3F)
+            written += 3
+            open = false
+            position = end
+            continue
+          }
+          let flags = table[Int(value)]
+          guard flags & NormalizationProperties.stable != 0 else { break }
+          out[written] = lead
+          out[written + 1] = second
+          out[written + 2] = third
+          written += 3
+          lastHangul = flags & NormalizationProperties.hangul != 0
+          segmentStart = position
+          open = true
+          position += 3
+        }
+        pendingStart = position
+        segmentOpen = open
+        if position > loopStart {
+          segmentStable = true
+          segmentHangul = lastHangul
+          afterInvalid = false
+        }
+        guard position < count else { break }
+      }
       let lead = input[position]
       if lead < 0x80 {
         // ASCII: a boundary, and in every form as it is.
@@ -115,7 +247,6 @@ struct NormalizationPass {
         input[position + 2] & 0xC0 == 0x80, lead != 0xE0 || input[position + 1] >= 0xA0,
         lead != 0xED || input[position + 1] < 0xA0
       {
-        // The common case outside ASCII: a three-byte sequence (all of Hangul).
         value =
           UInt32(lead & 0x0F) << 12 | UInt32(input[position + 1] & 0x3F) << 6
           | UInt32(input[position + 2] & 0x3F)
@@ -134,14 +265,22 @@ struct NormalizationPass {
           continue
         }
       }
-      let flags =
-        value < NormalizationProperties.tableLimit
-        ? table[Int(value)] : normalizer.properties.flags(of: value)
+      let flags = normalizer.properties.flags(of: value)
       if flags & NormalizationProperties.boundary != 0 || afterInvalid || !segmentOpen {
+        afterInvalid = false
+        if flags & NormalizationProperties.hangul != 0 {
+          if let end = writeSyllable(value, at: position, length: count) {
+            // Written: what follows starts afresh (a syllable's spelling in
+            // any form ends with a starter nothing can join or pass).
+            position = end
+            continue
+          }
+        }
         startSegment(
           at: position, stable: flags & NormalizationProperties.stable != 0,
           hangul: flags & NormalizationProperties.hangul != 0)
       } else {
+        retractOpenSegment()
         segmentStable = false
         segmentHangul = segmentHangul && flags & NormalizationProperties.hangul != 0
       }
@@ -154,11 +293,103 @@ struct NormalizationPass {
     return count
   }
 
+  /// The fast paths of Hangul at a boundary: in a decomposing form a
+  /// precomposed syllable, in a composing form a modern initial, vowel and
+  /// final (or initial and vowel) followed by a boundary. Writes the result
+  /// and returns where the input goes on, or `nil` when the case is not one
+  /// of these.
+  @inline(__always)
+  private mutating func writeSyllable(_ value: UInt32, at position: Int, length count: Int) -> Int?
+  {
+    if !composes {
+      let index = Int(value &- HangulSyllable.firstScalarValue)
+      guard index >= 0, index < HangulSyllable.count else { return nil }
+      if segmentOpen { closeSegment(at: position) }
+      flushPending(upTo: position)
+      reserve(16)
+      writeDecomposition(index)
+      segmentOpen = false
+      pendingStart = position + 3
+      pendingSlow = false
+      return position + 3
+    }
+    // A modern initial: E1 84 80–92.
+    guard value &- 0x1100 < 19, position + 5 < count, input[position + 3] == 0xE1,
+      input[position + 4] == 0x85, input[position + 5] & 0xC0 == 0x80
+    else { return nil }
+    let vowel = UInt32(input[position + 5] & 0x3F) | 0x1140
+    guard vowel &- 0x1161 < 21 else { return nil }
+    var syllable =
+      HangulSyllable.firstScalarValue + ((value - 0x1100) * 21 + vowel - 0x1161) * 28
+    var end = position + 6
+    if end + 2 < count, input[end] == 0xE1, input[end + 1] & 0xFE == 0x86,
+      input[end + 2] & 0xC0 == 0x80
+    {
+      let final = UInt32(input[end + 1] & 0x3F) << 6 | UInt32(input[end + 2] & 0x3F) | 0x1000
+      if final &- 0x11A8 < 27 {
+        syllable += final - 0x11A7
+        end += 3
+      }
+    }
+    // Whatever follows must be a boundary (or the end of the whole text);
+    // otherwise the general path sees the segment whole.
+    guard end < count else { return nil }
+    let next = input[end]
+    if next >= 0x80 {
+      guard next & 0xF0 == 0xE0, end + 2 < count else { return nil }
+      let following =
+        UInt32(next & 0x0F) << 12 | UInt32(input[end + 1] & 0x3F) << 6
+        | UInt32(input[end + 2] & 0x3F)
+      guard table[Int(following)] & NormalizationProperties.boundary != 0 else { return nil }
+    }
+    if segmentOpen { closeSegment(at: position) }
+    flushPending(upTo: position)
+    reserve(3)
+    out[written] = UInt8(0xE0 | syllable >> 12)
+    out[written + 1] = UInt8(0x80 | syllable >> 6 & 0x3F)
+    out[written + 2] = UInt8(0x80 | syllable & 0x3F)
+    written += 3
+    segmentOpen = false
+    pendingStart = end
+    pendingSlow = false
+    return end
+  }
+
   /// Writes everything before the open segment; returns where it starts.
   private mutating func hold() -> Int {
+    // A line or record that ends the block is let go: nothing that follows
+    // changes a newline or NUL (interactive use sees each line at once).
+    if segmentOpen, segmentStable, input[segmentStart] == 0x0A || input[segmentStart] == 0 {
+      flushPending(upTo: segmentStart + 1)
+      return segmentStart + 1
+    }
+    if segmentOpen { retractOpenSegment() }
     let end = segmentOpen ? segmentStart : pendingStart
     flushPending(upTo: end)
     return end
+  }
+
+  /// Takes back the open segment if the copy loop has written it already.
+  @inline(__always)
+  private mutating func retractOpenSegment() {
+    guard !pendingSlow, pendingStart > segmentStart else { return }
+    written -= pendingStart - segmentStart
+    pendingStart = segmentStart
+  }
+
+  /// Writes the NFD of syllable `index` from the table (six or nine bytes,
+  /// copied in 8-byte words; the output has room to spare).
+  @inline(__always)
+  private mutating func writeDecomposition(_ index: Int) {
+    guard let table = UnsafeRawPointer(syllables.baseAddress) else { return }
+    let source = index * DecompositionTable.stride
+    let target = UnsafeMutableRawPointer(out + written)
+    target.storeBytes(
+      of: table.loadUnaligned(fromByteOffset: source, as: UInt64.self), as: UInt64.self)
+    target.storeBytes(
+      of: table.loadUnaligned(fromByteOffset: source + 8, as: UInt64.self), toByteOffset: 8,
+      as: UInt64.self)
+    written += index % 28 == 0 ? 6 : 9
   }
 
   @inline(__always)
@@ -191,21 +422,43 @@ struct NormalizationPass {
   private mutating func flushPending(upTo end: Int) {
     guard end > pendingStart, let base = input.baseAddress else { return }
     if pendingSlow {
+      sink.count = written
       normalizer.normalizeWithICU(base + pendingStart, count: end - pendingStart, into: sink)
+      // Keep room for the rest at three bytes out for each byte in.
+      sink.reserve((input.count - end) * 3 + 64)
+      out = sink.base
+      written = sink.count
+      capacity = sink.capacity
     } else {
-      sink.append(base + pendingStart, count: end - pendingStart)
+      reserve(end - pendingStart)
+      (out + written).update(from: base + pendingStart, count: end - pendingStart)
+      written += end - pendingStart
     }
     pendingStart = end
   }
 
-  /// A segment of syllables and conjoining jamo (all three-byte sequences).
   @inline(__always)
-  private func writeHangul(from start: Int, to end: Int) {
-    @inline(__always) func scalar(at position: Int) -> UInt32 {
+  private mutating func appendUTF8(_ value: UInt32) {
+    reserve(4)
+    if value < 0x800 {
+      out[written] = UInt8(0xC0 | value >> 6)
+      out[written + 1] = UInt8(0x80 | value & 0x3F)
+      written += 2
+    } else {
+      out[written] = UInt8(0xE0 | value >> 12)
+      out[written + 1] = UInt8(0x80 | value >> 6 & 0x3F)
+      out[written + 2] = UInt8(0x80 | value & 0x3F)
+      written += 3
+    }
+  }
+
+  /// A segment of syllables and conjoining jamo (all three-byte sequences).
+  private mutating func writeHangul(from start: Int, to end: Int) {
+    func scalar(at position: Int) -> UInt32 {
       UInt32(input[position] & 0x0F) << 12 | UInt32(input[position + 1] & 0x3F) << 6
         | UInt32(input[position + 2] & 0x3F)
     }
-    if normalizer.form.composes {
+    if composes {
       var last = scalar(at: start)
       var position = start + 3
       while position < end {
@@ -213,42 +466,23 @@ struct NormalizationPass {
         if let joined = HangulNormalization.composition(of: last, next) {
           last = joined
         } else {
-          sink.appendUTF8(last)
+          appendUTF8(last)
           last = next
         }
         position += 3
       }
-      sink.appendUTF8(last)
+      appendUTF8(last)
       return
     }
     var position = start
     while position < end {
       let value = scalar(at: position)
-      let index = Int(value &- HangulSyllable.firstScalarValue)
-      if index >= 0, index < HangulSyllable.count,
-        let table = UnsafeRawPointer(syllables.baseAddress)
-      {
-        // Copy the entry (at most nine bytes) in 8-byte words.
-        let source = index * DecompositionTable.stride
-        let length = decompositionLength(index)
-        sink.reserve(24)
-        let target = UnsafeMutableRawPointer(sink.base + sink.count)
-        target.storeBytes(
-          of: table.loadUnaligned(fromByteOffset: source, as: UInt64.self), as: UInt64.self)
-        target.storeBytes(
-          of: table.loadUnaligned(fromByteOffset: source + 8, as: UInt64.self), toByteOffset: 8,
-          as: UInt64.self)
-        sink.count += length
+      if let syllable = HangulSyllable(Unicode.Scalar(value) ?? "\u{0}") {
+        for part in syllable.conjoiningJamo { appendUTF8(part.value) }
       } else {
-        sink.appendUTF8(value)
+        appendUTF8(value)
       }
       position += 3
     }
-  }
-
-  /// The UTF-8 length of a syllable's decomposition: six bytes, nine with a final.
-  @inline(__always)
-  private func decompositionLength(_ index: Int) -> Int {
-    index % 28 == 0 ? 6 : 9
   }
 }

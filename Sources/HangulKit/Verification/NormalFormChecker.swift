@@ -38,7 +38,7 @@ public struct NormalFormChecker {
   public init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
     self.form = form
     self.separator = separator
-    properties = try NormalizationProperties.shared(form)
+    properties = try NormalizationProperties(form)
     try Self.checkFastPath(form)
   }
 
@@ -64,7 +64,7 @@ public struct NormalFormChecker {
     var segmentColumn = column
     var segmentStable = true
     var afterInvalid = true
-    properties.table.withUnsafeBufferPointer { table in
+    do {
       func closeSegment(at end: Int) {
         if segmentStable {
           if runStart >= 0 {
@@ -104,9 +104,7 @@ public struct NormalFormChecker {
           column += 1
           continue
         }
-        let flags =
-          value < NormalizationProperties.tableLimit
-          ? table[Int(value)] : properties.flags(of: value)
+        let flags = properties.flags(of: value)
         if flags & NormalizationProperties.boundary != 0 || afterInvalid {
           closeSegment(at: position)
           segmentStart = position
