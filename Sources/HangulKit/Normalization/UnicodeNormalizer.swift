@@ -158,6 +158,45 @@ struct NormalizationPass {
             position += 1
             continue
           }
+          if lead & 0xE0 == 0xC0 {
+            // Two bytes (Latin, Greek, Cyrillic, combining marks, …).
+            guard lead >= 0xC2, position + 1 < count, input[position + 1] & 0xC0 == 0x80 else {
+              break
+            }
+            let flags = table[Int(UInt32(lead & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F))]
+            guard flags & NormalizationProperties.stable != 0 else { break }
+            out[written] = lead
+            out[written + 1] = input[position + 1]
+            written += 2
+            lastHangul = false
+            segmentStart = position
+            open = true
+            position += 2
+            continue
+          }
+          if lead & 0xF8 == 0xF0 {
+            // Four bytes (emoji, …), below U+30000 only.
+            guard lead <= 0xF0, position + 3 < count, input[position + 1] >= 0x90,
+              input[position + 1] & 0xC0 == 0x80, input[position + 2] & 0xC0 == 0x80,
+              input[position + 3] & 0xC0 == 0x80
+            else { break }
+            let value =
+              UInt32(input[position + 1] & 0x3F) << 12 | UInt32(input[position + 2] & 0x3F) << 6
+              | UInt32(input[position + 3] & 0x3F)
+            guard value < NormalizationProperties.tableLimit,
+              table[Int(value)] & NormalizationProperties.stable != 0
+            else { break }
+            out[written] = lead
+            out[written + 1] = input[position + 1]
+            out[written + 2] = input[position + 2]
+            out[written + 3] = input[position + 3]
+            written += 4
+            lastHangul = false
+            segmentStart = position
+            open = true
+            position += 4
+            continue
+          }
           guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
           let second = input[position + 1]
           let third = input[position + 2]

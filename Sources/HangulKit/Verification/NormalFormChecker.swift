@@ -78,6 +78,40 @@ public struct NormalFormChecker {
         }
       }
       while position < count {
+        // The common case: stable code points one after another, nothing undecided.
+        if runStart < 0, segmentStable {
+          while position < count {
+            let lead = text[position]
+            if lead < 0x80 {
+              segmentStart = position
+              segmentColumn = column
+              afterInvalid = false
+              position &+= 1
+              if lead == separator {
+                record &+= 1
+                column = 1
+              } else {
+                column &+= 1
+              }
+              continue
+            }
+            guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
+            let second = text[position &+ 1]
+            let third = text[position &+ 2]
+            guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
+              lead != 0xED || second < 0xA0
+            else { break }
+            let value =
+              UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+            guard properties.table[Int(value)] & NormalizationProperties.stable != 0 else { break }
+            segmentStart = position
+            segmentColumn = column
+            afterInvalid = false
+            position &+= 3
+            column &+= 1
+          }
+          guard position < count else { break }
+        }
         let lead = text[position]
         if lead < 0x80 {
           closeSegment(at: position)
