@@ -7,10 +7,10 @@
 ///
 /// Each call is O(n) in the span.
 final class ICUWorkspace {
-  private var source: UnsafeMutablePointer<UInt16>
-  private var sourceCapacity: Int
-  private var destination: UnsafeMutablePointer<UInt16>
-  private var destinationCapacity: Int
+  @exclusivity(unchecked) private var source: UnsafeMutablePointer<UInt16>
+  @exclusivity(unchecked) private var sourceCapacity: Int
+  @exclusivity(unchecked) private var destination: UnsafeMutablePointer<UInt16>
+  @exclusivity(unchecked) private var destinationCapacity: Int
 
   init() {
     sourceCapacity = 1024

@@ -146,12 +146,27 @@ struct NormalizationPass {
         var written = self.written
         let input = self.input
         let table = self.table
+        // Copied code points are written in runs, when something else is
+        // written or the loop ends.
+        var runStart = position
         defer { self.written = written }
         while position < count {
+          if composes, position + 12 <= count, let base = input.baseAddress,
+            let syllable = Self.conjoiningSyllable(base + position)
+          {
+            // An initial, a vowel, perhaps a final, and a boundary after them.
+            copyRun(from: &runStart, to: position, out, &written)
+            out[written] = UInt8(0xE0 | syllable.value >> 12)
+            out[written + 1] = UInt8(0x80 | syllable.value >> 6 & 0x3F)
+            out[written + 2] = UInt8(0x80 | syllable.value & 0x3F)
+            written += 3
+            open = false
+            position += syllable.length
+            runStart = position
+            continue
+          }
           let lead = input[position]
           if lead < 0x80 {
-            out[written] = lead
-            written += 1
             segmentStart = position
             lastHangul = false
             open = true
@@ -165,9 +180,6 @@ struct NormalizationPass {
             }
             let flags = table[Int(UInt32(lead & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F))]
             guard flags & NormalizationProperties.stable != 0 else { break }
-            out[written] = lead
-            out[written + 1] = input[position + 1]
-            written += 2
             lastHangul = false
             segmentStart = position
             open = true
@@ -186,11 +198,6 @@ struct NormalizationPass {
             guard value < NormalizationProperties.tableLimit,
               table[Int(value)] & NormalizationProperties.stable != 0
             else { break }
-            out[written] = lead
-            out[written + 1] = input[position + 1]
-            out[written + 2] = input[position + 2]
-            out[written + 3] = input[position + 3]
-            written += 4
             lastHangul = false
             segmentStart = position
             open = true
@@ -207,11 +214,13 @@ struct NormalizationPass {
           if !composes {
             let index = Int(value &- HangulSyllable.firstScalarValue)
             if index >= 0, index < HangulSyllable.count {
+              copyRun(from: &runStart, to: position, out, &written)
               self.written = written
               writeDecomposition(index)
               written = self.written
               open = false
               position += 3
+              runStart = position
               continue
             }
           } else if value &- 0x1100 < 19, position + 5 < count, input[position + 3] == 0xE1,
@@ -244,25 +253,24 @@ struct NormalizationPass {
                       | UInt32(input[end + 2] & 0x3F))] & NormalizationProperties.boundary != 0
               else { break }
             }
+            copyRun(from: &runStart, to: position, out, &written)
             out[written] = UInt8(0xE0 | syllable >> 12)
             out[written + 1] = UInt8(0x80 | syllable >> 6 & 0x3F)
             out[written + 2] = UInt8(0x80 | syllable & 0x3F)
             written += 3
             open = false
             position = end
+            runStart = position
             continue
           }
           let flags = table[Int(value)]
           guard flags & NormalizationProperties.stable != 0 else { break }
-          out[written] = lead
-          out[written + 1] = second
-          out[written + 2] = third
-          written += 3
           lastHangul = flags & NormalizationProperties.hangul != 0
           segmentStart = position
           open = true
           position += 3
         }
+        copyRun(from: &runStart, to: position, out, &written)
         pendingStart = position
         segmentOpen = open
         if position > loopStart {
@@ -392,6 +400,45 @@ struct NormalizationPass {
     pendingStart = end
     pendingSlow = false
     return end
+  }
+
+  /// Copies the input from `start` to `end` to the output and moves `start` on.
+  @inline(__always)
+  private func copyRun(
+    from start: inout Int, to end: Int, _ out: UnsafeMutablePointer<UInt8>, _ written: inout Int
+  ) {
+    guard end > start, let base = input.baseAddress else { return }
+    (out + written).update(from: base + start, count: end - start)
+    written += end - start
+    start = end
+  }
+
+  /// The syllable spelled by the modern initial, vowel and optional final at
+  /// `bytes` (at least 12 readable), with the length of its spelling, if the
+  /// byte after it starts ASCII, a syllable or an initial (each a boundary in
+  /// every form, or a byte that is not UTF-8, a boundary too).
+  @inline(__always)
+  static func conjoiningSyllable(_ bytes: UnsafePointer<UInt8>) -> (value: UInt32, length: Int)? {
+    let word = UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)
+    // E1 84 xx E1 85 yy: an initial U+1100–U+113F and a vowel U+1160–U+117F.
+    guard word & 0x0000_00FF_FF00_FFFF == 0x0000_0085_E100_84E1 else { return nil }
+    let initial = UInt32(truncatingIfNeeded: word >> 16) & 0xFF &- 0x80
+    let vowel = UInt32(truncatingIfNeeded: word >> 40) & 0xFF &- 0xA1
+    guard initial < 19, vowel < 21 else { return nil }
+    var value = HangulSyllable.firstScalarValue + (initial * 21 + vowel) * 28
+    var length = 6
+    if word >> 48 & 0xFE_FF == 0x86_E1, bytes[8] & 0xC0 == 0x80 {
+      // E1 86 A8 – E1 87 82: a final U+11A8–U+11C2.
+      let final = (UInt32(truncatingIfNeeded: word >> 56) & 1) << 6 | UInt32(bytes[8] & 0x3F)
+      if final &- 0x28 < 27 {
+        value += final - 0x27
+        length = 9
+      }
+    }
+    let next = bytes[length]
+    guard next < 0x80 || next >= 0xEA && next <= 0xED || next == 0xE1 && bytes[length + 1] == 0x84
+    else { return nil }
+    return (value, length)
   }
 
   /// Writes everything before the open segment; returns where it starts.

@@ -8,9 +8,9 @@
 ///
 /// Appending is amortized O(1) per byte.
 public final class ByteSink {
-  public private(set) var base: UnsafeMutablePointer<UInt8>
-  public private(set) var capacity: Int
-  public var count = 0
+  @exclusivity(unchecked) public private(set) var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) public private(set) var capacity: Int
+  @exclusivity(unchecked) public var count = 0
 
   public init(capacity: Int = 1 << 16) {
     self.capacity = max(capacity, 64)
