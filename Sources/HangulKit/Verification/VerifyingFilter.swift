@@ -160,6 +160,15 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
       var position = 0
       var lines = 0
       while position < count {
+        // Decomposed output: an initial–vowel–final group read as one word,
+        // when ICU has agreed with it before.
+        if decomposed, position + 12 <= count, let base = bytes.baseAddress,
+          let group = NormalizationPass.conjoiningSyllable(base + position),
+          states[Int(group.value &- HangulSyllable.firstScalarValue)] == 1
+        {
+          position &+= group.length
+          continue
+        }
         let lead = bytes[position]
         if lead < 0x80 {
           lines &+= lead == 0x0A ? 1 : 0
