@@ -30,6 +30,9 @@ public struct NormalFormChecker {
   public private(set) var problemCount = 0
 
   private let properties: NormalizationProperties
+  /// Whether every modern initial, vowel and final is stable in the form
+  /// (NFD and NFKD), as ICU's tables say.
+  private let jamoAreStable: Bool
   private let workspace = ICUWorkspace()
   private var inputs: [(firstRecord: Int, name: String)] = []
   private var record = 0
@@ -38,7 +41,10 @@ public struct NormalFormChecker {
   public init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
     self.form = form
     self.separator = separator
-    properties = try NormalizationProperties(form)
+    let properties = try NormalizationProperties(form)
+    self.properties = properties
+    jamoAreStable = (Array(0x1100...0x1112) + Array(0x1161...0x1175) + Array(0x11A8...0x11C2))
+      .allSatisfy { properties.flags(of: UInt32($0)) & NormalizationProperties.stable != 0 }
     try Self.checkFastPath(form)
   }
 
@@ -55,105 +61,114 @@ public struct NormalFormChecker {
   /// Checks `text`, a whole number of segments (a block of normalized output).
   public mutating func check(_ text: UnsafeBufferPointer<UInt8>) {
     let count = text.count
+    let separator = self.separator
+    let table = properties.table
     var position = 0
     // The undecided run: segments that are not single stable code points.
     var runStart = -1
     var runColumn = 0
-    var runRecord = 0
     var segmentStart = 0
-    var segmentColumn = column
     var segmentStable = true
     var afterInvalid = true
-    do {
-      func closeSegment(at end: Int) {
-        if segmentStable {
-          if runStart >= 0 {
-            decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
-            runStart = -1
-          }
-        } else if runStart < 0 {
-          runStart = segmentStart
-          runColumn = segmentColumn
-          runRecord = record
-        }
+    // Columns are counted only where a run starts: characters from
+    // `countedPosition` on have not been counted yet.
+    var countedPosition = 0
+    var countedColumn = column
+    func columnAt(_ end: Int) -> Int {
+      while countedPosition < end {
+        countedColumn &+= text[countedPosition] & 0xC0 == 0x80 ? 0 : 1
+        countedPosition &+= 1
       }
-      while position < count {
-        // The common case: stable code points one after another, nothing undecided.
-        if runStart < 0, segmentStable {
-          while position < count {
-            let lead = text[position]
-            if lead < 0x80 {
-              segmentStart = position
-              segmentColumn = column
-              afterInvalid = false
-              position &+= 1
-              if lead == separator {
-                record &+= 1
-                column = 1
-              } else {
-                column &+= 1
-              }
-              continue
-            }
-            guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
-            let second = text[position &+ 1]
-            let third = text[position &+ 2]
-            guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
-              lead != 0xED || second < 0xA0
-            else { break }
-            let value =
-              UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
-            guard properties.table[Int(value)] & NormalizationProperties.stable != 0 else { break }
-            segmentStart = position
-            segmentColumn = column
-            afterInvalid = false
-            position &+= 3
-            column &+= 1
-          }
-          guard position < count else { break }
-        }
-        let lead = text[position]
-        if lead < 0x80 {
-          closeSegment(at: position)
-          segmentStart = position
-          segmentColumn = column
-          segmentStable = true
-          afterInvalid = false
-          position += 1
-          if lead == separator {
-            record += 1
-            column = 1
-          } else {
-            column += 1
-          }
-          continue
-        }
-        guard case .scalar(let value, let length) = UTF8Stream.step(text, at: position) else {
-          closeSegment(at: position)
-          segmentStart = position
-          segmentColumn = column
-          segmentStable = true
-          afterInvalid = true
-          position += 1
-          column += 1
-          continue
-        }
-        let flags = properties.flags(of: value)
-        if flags & NormalizationProperties.boundary != 0 || afterInvalid {
-          closeSegment(at: position)
-          segmentStart = position
-          segmentColumn = column
-          segmentStable = flags & NormalizationProperties.stable != 0
-        } else {
-          segmentStable = false
-        }
-        afterInvalid = false
-        position += length
-        column += 1
-      }
-      closeSegment(at: count)
-      if runStart >= 0 { decide(text, runStart, count, record: runRecord, column: runColumn) }
+      return countedColumn
     }
+    // Closes the segment before `position`: a stable one ends the run, any
+    // other starts or extends it.
+    func closeSegment() {
+      if segmentStable {
+        if runStart >= 0 {
+          decide(text, runStart, segmentStart, record: record, column: runColumn)
+          runStart = -1
+        }
+      } else if runStart < 0 {
+        runStart = segmentStart
+        runColumn = columnAt(segmentStart)
+      }
+    }
+    while position < count {
+      // The common case: stable code points one after another, nothing undecided.
+      if runStart < 0, segmentStable {
+        while position < count {
+          if jamoAreStable, position + 12 <= count, let base = text.baseAddress,
+            let group = NormalizationPass.conjoiningSyllable(base + position)
+          {
+            // An initial, a vowel and perhaps a final, each stable in this form.
+            segmentStart = position &+ group.length &- 3
+            afterInvalid = false
+            position &+= group.length
+            continue
+          }
+          let lead = text[position]
+          if lead < 0x80 {
+            segmentStart = position
+            afterInvalid = false
+            position &+= 1
+            if lead == separator {
+              record &+= 1
+              countedPosition = position
+              countedColumn = 1
+            }
+            continue
+          }
+          guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
+          let second = text[position &+ 1]
+          let third = text[position &+ 2]
+          guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
+            lead != 0xED || second < 0xA0
+          else { break }
+          let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+          guard table[Int(value)] & NormalizationProperties.stable != 0 else { break }
+          segmentStart = position
+          afterInvalid = false
+          position &+= 3
+        }
+        guard position < count else { break }
+      }
+      let lead = text[position]
+      if lead < 0x80 {
+        closeSegment()
+        segmentStart = position
+        segmentStable = true
+        afterInvalid = false
+        position += 1
+        if lead == separator {
+          record += 1
+          countedPosition = position
+          countedColumn = 1
+        }
+        continue
+      }
+      guard case .scalar(let value, let length) = UTF8Stream.step(text, at: position) else {
+        closeSegment()
+        segmentStart = position
+        segmentStable = true
+        afterInvalid = true
+        position += 1
+        continue
+      }
+      let flags = properties.flags(of: value)
+      if flags & NormalizationProperties.boundary != 0 || afterInvalid {
+        closeSegment()
+        segmentStart = position
+        segmentStable = flags & NormalizationProperties.stable != 0
+      } else {
+        segmentStable = false
+      }
+      afterInvalid = false
+      position += length
+    }
+    closeSegment()
+    if runStart >= 0 { decide(text, runStart, count, record: record, column: runColumn) }
+    column = columnAt(count)
   }
 
   /// Asks ICU whether the run `start..<end` is in the form.
