@@ -5,8 +5,8 @@
 ///     try filter.filtered(Array("\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}\n".utf8))  // "한글\n"
 ///
 /// Only the last segment of each block is held back (it may join what the
-/// next block starts with); a run of more than 1 MiB without a normalization
-/// boundary is normalized in pieces. Time O(n).
+/// next block starts with); a run without a normalization boundary is
+/// normalized in pieces of ``UnicodeNormalizer/longestSegment`` bytes. Time O(n).
 public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []

@@ -20,6 +20,12 @@ public struct UnicodeNormalizer {
   let workspace = ICUWorkspace()
   let decompositions = DecompositionTable(form: .nfd, keyboard: .twoSet)
 
+  /// The longest segment, in bytes, normalized whole: a longer run with no
+  /// boundary in it (hundreds of combining marks on one letter, where ICU's
+  /// reordering takes quadratic time) is normalized in pieces of this size.
+  /// Stream-safe text (UAX #15: at most 30 marks in a row) never comes near.
+  public static let longestSegment = 1024
+
   public init(_ form: ICUNormalizer.Form) throws {
     self.form = form
     properties = try NormalizationProperties(form)
@@ -326,6 +332,16 @@ struct NormalizationPass {
         startSegment(
           at: position, stable: flags & NormalizationProperties.stable != 0,
           hangul: flags & NormalizationProperties.hangul != 0)
+      } else if position - segmentStart >= UnicodeNormalizer.longestSegment {
+        // Hundreds of combining marks on one letter: ICU would take time
+        // quadratic in the run; it gets pieces instead.
+        retractOpenSegment()
+        segmentStable = false
+        segmentHangul = false
+        closeSegment(at: position)
+        flushPending(upTo: position)
+        segmentStart = position
+        segmentHangul = false
       } else {
         retractOpenSegment()
         segmentStable = false

@@ -160,6 +160,14 @@ public struct NormalFormChecker {
         closeSegment()
         segmentStart = position
         segmentStable = flags & NormalizationProperties.stable != 0
+      } else if position - segmentStart >= UnicodeNormalizer.longestSegment {
+        // Cut where the normalizer cuts a run with no boundary in it.
+        segmentStable = false
+        closeSegment()
+        if runStart >= 0 { decide(text, runStart, position, record: record, column: runColumn) }
+        runStart = position
+        runColumn = columnAt(position)
+        segmentStart = position
       } else {
         segmentStable = false
       }
