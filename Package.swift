@@ -14,6 +14,7 @@ let package = Package(
     .executable(name: "hangul-compose", targets: ["hangul-compose"]),
     .executable(name: "hangul-decompose", targets: ["hangul-decompose"]),
     .executable(name: "hangul-reviews", targets: ["hangul-reviews"]),
+    .executable(name: "hangul-normalize", targets: ["hangul-normalize"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -21,14 +22,18 @@ let package = Package(
   targets: [
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
-    .target(name: "HangulKit", dependencies: ["CICU", "CExpat"]),
+    .systemLibrary(name: "CSystemCalls"),
+    .target(name: "HangulKit", dependencies: ["CICU", "CExpat", "CSystemCalls"]),
     .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
     .executableTarget(name: "hangul-compose", dependencies: commandLine),
     .executableTarget(name: "hangul-decompose", dependencies: commandLine),
     .executableTarget(name: "hangul-reviews", dependencies: commandLine),
+    .executableTarget(name: "hangul-normalize", dependencies: commandLine),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews"]),
+      dependencies: [
+        "HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews", "hangul-normalize",
+      ]),
   ]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks the hangul tools side by side with their peers.
 
-Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
+Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G] [--only normalize]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -9,12 +9,15 @@ makes the inputs from the corpus (default ../shared/corpus/ko-prose.txt,
 copied 12 times; keys by bench/keys.py, NFD by Python's unicodedata), runs
 ours and the peer in turn (A B A B …) on one core, checks that the outputs
 agree, and prints MB/s of both, the median ratio ours/peer, and our peak
-memory. Then peak memory of hangul-compose at each size, and the review
-import side by side with `jq -c '.data[]'` and a Python json + unicodedata
-script (bench/peers/reviews-nfc.py) on a generated envelope of --records
-records of the corpus's prose (bench/reviews.py; every fifth content NFD),
-then the peak memory of importing one record with a --big-record MB content.
-A peer that is not installed is skipped with a note.
+memory. Then hangul-normalize against ICU's unorm2 and uconv (Korean prose and
+a generated mixed-script file, all four forms), the cost of --verify in every
+program, renaming 100,000 NFD names against convmv on /dev/shm, peak memory of
+hangul-compose at each size, and the review import side by side with
+`jq -c '.data[]'` and a Python json + unicodedata script
+(bench/peers/reviews-nfc.py) on a generated envelope of --records records of
+the corpus's prose (bench/reviews.py; every fifth content NFD), then the peak
+memory of importing one record with a --big-record MB content. A peer that is
+not installed is skipped with a note.
 """
 import argparse
 import os
@@ -81,6 +84,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
+    parser.add_argument("--only", choices=["normalize"], help="run only the hangul-normalize section")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="hangul-bench-")
@@ -109,6 +113,9 @@ def main():
         with open(inputs["nfd"], "wb") as f:
             f.write(unicodedata.normalize("NFD", text.decode("utf-8")).encode("utf-8"))
 
+        if options.only == "normalize":
+            normalize_section(options, work, ours, peer, inputs, text)
+            return
         # task: (name, input, our argv, peer argv, how to compare, size basis)
         tasks = [
             ("2-set QWERTY keys → text", "qwerty", [ours("hangul-compose"), "--keys", "qwerty"],
@@ -148,6 +155,8 @@ def main():
             print(f"{name:28} {megabytes:8.1f} {megabytes / statistics.median(our_times):10.1f} "
                   f"{megabytes / statistics.median(peer_times):10.1f} {statistics.median(ratios):6.2f}× "
                   f"{max(peaks):9.1f}  {peer_name}{'' if agreement else '  OUTPUTS DIFFER'}")
+
+        normalize_section(options, work, ours, peer, inputs, text)
 
         print("\npeak memory of hangul-compose --keys qwerty as the input grows:")
         with open(inputs["qwerty"], "rb") as f:
@@ -218,6 +227,122 @@ def reviews(options, ours, work):
 
 def sh_output(command):
     return subprocess.run(command, shell=True, check=True, capture_output=True, text=True).stdout.strip()
+MIXED_PHRASES = [
+    "Crème brûlée, café au lait, naïve façade, Ångström, jalapeño, Øresund",
+    "Tiếng Việt có dấu: người, những, được, phở bò, Hà Nội, Đà Nẵng",
+    "Ελληνικά: καλημέρα, ἀρχή, ὦ φίλε, Ἀθῆναι, ῥήτωρ",
+    "emoji 👍🏽 👨‍👩‍👧 ❤️ 🇰🇷 😀",
+    "combining: e\u0301 a\u0308 o\u0323\u0302 A\u030A n\u0303 q\u0307\u0323",
+    "ﬁ ① ㈜ ㎏ Ⅻ ｶﾀｶﾅ ＡＢＣ ㄱㅅ ㄳ",
+]
+
+
+def mixed_text(text):
+    """The corpus with a line of other scripts after every fifth line, half of
+    them in NFD (so that every form has work to do)."""
+    lines = text.decode("utf-8").split("\n")
+    out = []
+    for number, line in enumerate(lines):
+        out.append(line)
+        if number % 5 == 4:
+            phrase = MIXED_PHRASES[(number // 5) % len(MIXED_PHRASES)]
+            out.append(unicodedata.normalize("NFD", phrase) if number % 2 else phrase)
+    return "\n".join(out).encode("utf-8")
+
+
+def timed_runs(argv, source, work, runs, name):
+    times = []
+    for _ in range(runs):
+        seconds, _ = timed(argv, source, f"{work}/{name}.out")
+        times.append(seconds)
+    return statistics.median(times)
+
+
+def normalize_section(options, work, ours, peer, inputs, text):
+    """hangul-normalize against ICU's unorm2, uconv and convmv; --verify cost."""
+    uconv = shutil.which("uconv")
+    convmv = shutil.which("convmv")
+    inputs["mixed"] = f"{work}/mixed.txt"
+    with open(inputs["mixed"], "wb") as f:
+        f.write(mixed_text(text))
+    flags = {"nfc": "-c", "nfd": "-d", "nfkc": "-C", "nfkd": "-D"}
+    rows = [("Korean NFD → NFC", "nfd", [ours("hangul-normalize")], "nfc"),
+            ("Korean text → NFD", "text", [ours("hangul-normalize"), "--form", "nfd"], "nfd"),
+            ("  hangul-decompose --to nfd", "text", [ours("hangul-decompose"), "--to", "nfd"], "nfd")]
+    for form in ("nfc", "nfd", "nfkc", "nfkd"):
+        rows.append((f"mixed scripts → {form.upper()}", "mixed", [ours("hangul-normalize"), "--form", form], form))
+    print("\nhangul-normalize against ICU's unorm2_normalize (C) and uconv; "
+          "outputs compared byte for byte (median of runs, alternating)")
+    header = f"{'task':30} {'input MB':>8} {'ours MB/s':>10} {'ICU MB/s':>9} {'ratio':>7} {'uconv MB/s':>11} {'ratio':>7}"
+    print(header)
+    print("-" * len(header))
+    for name, kind, argv, form in rows:
+        source = inputs[kind]
+        megabytes = os.path.getsize(source) / 1e6
+        our_times, icu_times = [], []
+        for _ in range(options.runs):
+            our_times.append(timed(argv, source, f"{work}/ours.out")[0])
+            icu_times.append(timed([peer("icu-normalize"), flags[form]], source, f"{work}/peer.out")[0])
+        same = files_equal(f"{work}/ours.out", f"{work}/peer.out")
+        ratio = statistics.median([p / o for o, p in zip(our_times, icu_times)])
+        line = (f"{name:30} {megabytes:8.1f} {megabytes / statistics.median(our_times):10.1f} "
+                f"{megabytes / statistics.median(icu_times):9.1f} {ratio:6.2f}×")
+        if uconv:
+            seconds = timed_runs([uconv, "-f", "utf-8", "-t", "utf-8", "-x", f"any-{form}"], source, work, 1, "uconv")
+            line += f" {megabytes / seconds:11.1f} {seconds / statistics.median(our_times):6.1f}×"
+        else:
+            line += f" {'(no uconv)':>11}"
+        print(line + ("" if same else "  OUTPUTS DIFFER"))
+
+    print("\n--verify: the same run with and without it (median wall seconds; target ≤ 1.5×)")
+    for name, kind, argv in [
+        ("hangul-decompose --to nfd", "text", [ours("hangul-decompose"), "--to", "nfd"]),
+        ("hangul-decompose (keys)", "text", [ours("hangul-decompose")]),
+        ("hangul-compose (NFD in)", "nfd", [ours("hangul-compose")]),
+        ("hangul-compose --keys qwerty", "qwerty", [ours("hangul-compose"), "--keys", "qwerty"]),
+        ("hangul-normalize (NFD → NFC)", "nfd", [ours("hangul-normalize")]),
+        ("hangul-normalize --form nfd", "text", [ours("hangul-normalize"), "--form", "nfd"]),
+        ("hangul-normalize mixed → NFKC", "mixed", [ours("hangul-normalize"), "--form", "nfkc"]),
+    ]:
+        plain = timed_runs(argv, inputs[kind], work, options.runs, "plain")
+        verified = timed_runs(argv + ["--verify"], inputs[kind], work, options.runs, "verified")
+        print(f"  {name:32} {plain:6.3f} s  --verify {verified:6.3f} s  {verified / plain:5.2f}×")
+
+    count = 100_000
+    print(f"\nrenaming {count:,} NFD names (100 folders of 1,000) to NFC on /dev/shm")
+    if not os.path.isdir("/dev/shm"):
+        print("  skipped: no /dev/shm")
+        return
+    def make_tree(root):
+        words = ["한글", "회의록", "사진", "보고서", "메모", "여행", "정상", "수정본", "최종", "문서"]
+        os.mkdir(root)
+        for folder in range(100):
+            directory = os.path.join(root, unicodedata.normalize("NFD", f"폴더{folder:03d}"))
+            os.mkdir(directory)
+            for index in range(count // 100):
+                name = unicodedata.normalize("NFD", f"{words[index % 10]}_{words[index // 10 % 10]} {index:04d}.txt")
+                os.close(os.open(os.path.join(directory, name), os.O_CREAT | os.O_WRONLY, 0o644))
+    def rename_seconds(argv):
+        root = tempfile.mkdtemp(prefix="hangul-rename-", dir="/dev/shm")
+        try:
+            tree = os.path.join(root, "tree")
+            make_tree(tree)
+            start = time.perf_counter()
+            subprocess.run(argv + [tree], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            seconds = time.perf_counter() - start
+            names = [n for _, dirs, files in os.walk(tree) for n in dirs + files]
+            correct = len(names) == count + 100 and all(unicodedata.is_normalized("NFC", n) for n in names)
+            return seconds, correct
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    ours_seconds, ours_ok = rename_seconds([ours("hangul-normalize"), "--rename", "--recursive"])
+    print(f"  hangul-normalize --rename --recursive: {ours_seconds:7.2f} s{'' if ours_ok else '  NAMES WRONG'}")
+    if convmv:
+        peer_seconds, peer_ok = rename_seconds([convmv, "-f", "utf8", "-t", "utf8", "--nfc", "-r", "--notest"])
+        print(f"  convmv -f utf8 -t utf8 --nfc -r --notest: {peer_seconds:7.2f} s{'' if peer_ok else '  NAMES WRONG'}")
+        print(f"  ratio: {peer_seconds / ours_seconds:.1f}× (target ≥ 10×)")
+    else:
+        print("  convmv: skipped (not installed; Debian package convmv)")
 
 
 def check(compare, work, source, peer):

@@ -44,6 +44,8 @@ class Option:
         ]
         self.takes_value = arg["kind"] == "option"
         self.help = arg.get("abstract", "").replace("\n", " ")
+        # A value named like "id|file" is one of the listed ids or a file name.
+        self.or_file = "file" in arg.get("valueName", "")
         kind = arg.get("completionKind") or {}
         self.values = None
         self.command = None
@@ -117,7 +119,10 @@ def bash(root):
             if not option.takes_value:
                 continue
             pattern = "|".join(option.names)
-            if option.values is not None:
+            if option.values is not None and option.or_file:
+                action = (f"compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W "
+                          f"{sq(' '.join(option.values))} -- \"$cur\") $(compgen -f -- \"$cur\"))")
+            elif option.values is not None:
                 action = f"COMPREPLY=($(compgen -W {sq(' '.join(option.values))} -- \"$cur\"))"
             elif option.command is not None:
                 action = f"COMPREPLY=($(compgen -W \"$( {option.command} )\" -- \"$cur\"))"
@@ -156,7 +161,9 @@ def zsh_spec(option):
     exclusive = f"({' '.join(names)})" if len(names) > 1 else ""
     spec = f"{exclusive}{head}[{text}]"
     if option.takes_value:
-        if option.values is not None:
+        if option.values is not None and option.or_file:
+            spec += ":value:{_files; compadd -- " + " ".join(option.values) + "}"
+        elif option.values is not None:
             spec += ":value:(" + " ".join(v.replace("'", "'\\''") for v in option.values) + ")"
         elif option.command is not None:
             spec += ":value:{compadd -- ${(f)\"$(" + option.command.replace("'", "'\\''") + ")\"}}"
@@ -230,7 +237,9 @@ def fish(root):
             for n in option.names:
                 parts.append(("-l " + n[2:]) if n.startswith("--") else ("-s " + n[1:]))
             if option.takes_value:
-                if option.values is not None:
+                if option.values is not None and option.or_file:
+                    parts.append("-r -F -a " + sq(" ".join(option.values)))
+                elif option.values is not None:
                     parts.append("-x -a " + sq(" ".join(option.values)))
                 elif option.command is not None:
                     parts.append("-x -a " + sq("(" + option.command + ")"))

@@ -27,6 +27,8 @@ int32_t CICU_VERSIONED(unorm2_normalize)(const void *normalizer, const uint16_t 
                                          int32_t length, uint16_t *destination,
                                          int32_t capacity, int32_t *error);
 int8_t CICU_VERSIONED(unorm2_hasBoundaryBefore)(const void *normalizer, int32_t c);
+int8_t CICU_VERSIONED(unorm2_isNormalized)(const void *normalizer, const uint16_t *source,
+                                           int32_t length, int32_t *error);
 const char *CICU_VERSIONED(u_errorName)(int32_t error);
 
 /// U_BUFFER_OVERFLOW_ERROR in utypes.h.
@@ -51,6 +53,12 @@ static inline int32_t cicu_normalize(const void *normalizer, const uint16_t *sou
 
 static inline int cicu_has_boundary_before(const void *normalizer, int32_t c) {
   return CICU_VERSIONED(unorm2_hasBoundaryBefore)(normalizer, c) != 0;
+}
+
+/// Whether the UTF-16 text is already in the normalizer's form.
+static inline int cicu_is_normalized(const void *normalizer, const uint16_t *source,
+                                     int32_t length, int32_t *error) {
+  return CICU_VERSIONED(unorm2_isNormalized)(normalizer, source, length, error) != 0;
 }
 
 /// U_SUCCESS: warnings are negative, U_ZERO_ERROR is 0, errors are positive.

@@ -6,7 +6,8 @@ public struct ComposeOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "The keyboard: a built-in id (see --list-keyboards) or a keyboard file.",
-      valueName: "id|file"))
+      valueName: "id|file"),
+    completion: .list(Keyboard.builtInIDs))
   public var keyboard = "2"
 
   @Flag(help: "List the built-in keyboards (id, type, name) and exit.")

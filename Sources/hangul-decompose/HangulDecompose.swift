@@ -30,6 +30,7 @@ struct HangulDecompose: ParsableCommand {
         echo 안녕 | hangul-decompose --to qwerty --keyboard 3f   # → jfshea
         echo 각ㅏ | hangul-decompose --plain             # → ㄱㅏㄱㅏ
         echo 사과 | hangul-decompose --to initials       # → ㅅㄱ
+        echo café | hangul-decompose --to nfd | wc -c     # → 7
       """,
     version: toolVersion)
 
@@ -39,7 +40,8 @@ struct HangulDecompose: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "The keyboard whose keys to write (keys, qwerty): a built-in id or a keyboard file.",
-      valueName: "id|file"))
+      valueName: "id|file"),
+    completion: .list(Keyboard.builtInIDs))
   var keyboard = "2"
 
   @Flag(
@@ -86,19 +88,25 @@ struct HangulDecompose: ParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-decompose")
     let keyboard = try loadKeyboard()
+    let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
+    let verifier = verify ? try OutputVerifier(expecting: expectation) : nil
+    // nfd is the NFD of the whole text, through hangul-normalize's fast path.
     let status =
-      to == .qwerty && !keyboard.hasJamoLabels
-      ? try run(LayoutDecomposeFilter(keyboard: keyboard), diagnostics: diagnostics)
-      : try run(
-        DecomposeFilter(form: to, keyboard: keyboard, plain: plain), diagnostics: diagnostics)
+      if to == .nfd {
+        run(try NormalizeFilter(form: .nfd), verifier, diagnostics)
+      } else if to == .qwerty && !keyboard.hasJamoLabels {
+        run(LayoutDecomposeFilter(keyboard: keyboard), verifier, diagnostics)
+      } else {
+        run(DecomposeFilter(form: to, keyboard: keyboard, plain: plain), verifier, diagnostics)
+      }
     if status != 0 { throw ExitCode(status) }
   }
 
   /// Runs a decomposing filter with the checks asked for; returns the exit status.
-  func run<Filter: ByteFilter>(_ decomposer: Filter, diagnostics: Diagnostics) throws -> Int32 {
-    let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
-    var filter = VerifyingFilter(
-      decomposer, verifier: verify ? try OutputVerifier(expecting: expectation) : nil)
+  func run<Filter: ByteFilter>(
+    _ inner: Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
+  ) -> Int32 {
+    var filter = VerifyingFilter(inner, verifier: verifier)
     let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
       &filter, report: diagnostics.report)
     return verificationStatus(of: filter, after: status, report: diagnostics.report)

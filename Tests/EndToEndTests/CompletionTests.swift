@@ -64,6 +64,10 @@ struct CompletionTests {
     (["hangul-reviews", "h"], []),
     // A free value (a size) offers nothing.
     (["hangul-compose", "--max-line", ""], []),
+    (["hangul-normalize", "--form", "nfk"], ["nfkc", "nfkd"]),
+    (["hangul-normalize", "--rename", "--recursive", "macos"], ["macos-nfd-names.txt"]),
+    (["hangul-compose", "--keyboard", "3"], ["32", "39", "3f", "3s", "3y"]),
+    (["hangul-compose", "--keyboard", "tiny"], ["tiny-keyboard.xml"]),
   ]
 
   @Test("bash offers files, values, zones and options", arguments: bashCases)
@@ -103,7 +107,7 @@ struct CompletionTests {
 
   @Test("zsh reads every script", .enabled(if: hasZsh, "zsh is not installed (CI installs it)"))
   func zshSyntax() throws {
-    for program in ["hangul-compose", "hangul-decompose", "hangul-reviews"] {
+    for program in ["hangul-compose", "hangul-decompose", "hangul-normalize", "hangul-reviews"] {
       let script = repositoryFile("completions/zsh/_\(program)").path
       _ = try shell("zsh -n \(script)")
       let text = try String(contentsOfFile: script, encoding: .utf8)

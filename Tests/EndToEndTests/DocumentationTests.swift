@@ -96,8 +96,8 @@ struct DocumentationTests {
   }
 
   static let commands: [[String]] = [
-    ["hangul-compose"], ["hangul-decompose"], ["hangul-reviews"], ["hangul-reviews", "import"],
-    ["hangul-reviews", "export"],
+    ["hangul-compose"], ["hangul-decompose"], ["hangul-normalize"], ["hangul-reviews"],
+    ["hangul-reviews", "import"], ["hangul-reviews", "export"],
   ]
 
   /// The example lines of a command's help.

@@ -7,12 +7,12 @@ import Testing
 struct ManPageTests {
   static let pages: [(program: String, page: String)] = [
     ("hangul-compose", "man/hangul-compose.1"), ("hangul-decompose", "man/hangul-decompose.1"),
-    ("hangul-reviews", "man/hangul-reviews.1"),
+    ("hangul-reviews", "man/hangul-reviews.1"), ("hangul-normalize", "man/hangul-normalize.1"),
   ]
 
   static let allPages = [
     "man/hangul-compose.1", "man/hangul-decompose.1", "man/hangul-reviews.1", "man/hangul-keylog.5",
-    "man/hangul-reviews.5", "man/hangul-keyboard.5",
+    "man/hangul-reviews.5", "man/hangul-keyboard.5", "man/hangul-normalize.1",
   ]
 
   /// The long option names a program accepts, from ArgumentParser's help dump.
@@ -138,7 +138,7 @@ struct ManPageTests {
     )
     #expect(make.status == 0, "\(make.stderr)")
     let files = [
-      "bin/hangul-compose", "bin/hangul-decompose", "bin/hangul-reviews",
+      "bin/hangul-compose", "bin/hangul-decompose", "bin/hangul-reviews", "bin/hangul-normalize",
       "share/man/man1/hangul-compose.1",
       "share/man/man5/hangul-keylog.5", "share/man/man5/hangul-reviews.5",
       "share/bash-completion/completions/hangul-compose",

@@ -6,8 +6,8 @@ import Testing
 @Suite("Program conventions")
 struct ProgramConventionTests {
   static let commands: [[String]] = [
-    ["hangul-compose"], ["hangul-decompose"], ["hangul-reviews"], ["hangul-reviews", "import"],
-    ["hangul-reviews", "export"],
+    ["hangul-compose"], ["hangul-decompose"], ["hangul-normalize"], ["hangul-reviews"],
+    ["hangul-reviews", "import"], ["hangul-reviews", "export"],
   ]
 
   @Test("every program and subcommand answers --version", arguments: commands)

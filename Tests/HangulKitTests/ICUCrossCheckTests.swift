@@ -165,6 +165,41 @@ struct ICUCrossCheckTests {
   }
 
   @Test(
+    "the fast scan of --verify asks ICU about each unit and catches a wrong one, with its place")
+  func fastScanCatchesWrongUnits() throws {
+    // A decomposition that is wrong for ㄺ only: composed output with 닭 in it.
+    let wrongDecomposition = try OutputVerifier(
+      expecting: .composed,
+      decomposition: { scalars in
+        HangulNormalization.decomposed(scalars).flatMap {
+          $0 == "\u{11B0}" ? ["\u{11AF}", "\u{11A8}"] : [$0]
+        }
+      })
+    var composed = VerifyingFilter(ComposeFilter(), verifier: wrongDecomposition)
+    composed.beginInput(named: "keys.txt")
+    _ = try composed.filtered(Array("ㄱㅏ ㄴㅏ\nㅎㅏㄴ ㄷㅏㄹㄱ\nㄱㅏ\n".utf8))
+    #expect(composed.firstDisagreement?.line == 2)
+    #expect(composed.firstDisagreement?.column == 3)
+    // A composition that is wrong for 닭's jamo: decomposed output.
+    let wrongComposition = try OutputVerifier(
+      expecting: .decomposed,
+      composition: { scalars in
+        scalars == ["\u{1103}", "\u{1161}", "\u{11B0}"]
+          ? ["달"] : HangulNormalization.composed(scalars)
+      })
+    var decomposed = VerifyingFilter(try NormalizeFilter(form: .nfd), verifier: wrongComposition)
+    _ = try decomposed.filtered(Array("한글\n가 닭\n".utf8))
+    #expect(decomposed.firstDisagreement?.line == 2)
+    // Columns count output characters: ᄀ ᅡ and a space come first.
+    #expect(decomposed.firstDisagreement?.column == 4)
+    // The right ones pass the same text.
+    var right = VerifyingFilter(
+      try NormalizeFilter(form: .nfd), verifier: try OutputVerifier(expecting: .decomposed))
+    _ = try right.filtered(Array("한글\n가 닭\n".utf8))
+    #expect(right.firstDisagreement == nil)
+  }
+
+  @Test(
     "the normalizer API: all four forms on strings",
     arguments: [
       (ICUNormalizer.Form.nfc, "e\u{301}", "é"), (.nfd, "é", "e\u{301}"), (.nfkc, "ﾊﾝ ㄱ", "ハン ᄀ"),

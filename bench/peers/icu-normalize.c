@@ -3,8 +3,8 @@
  * back to NFC, in the benchmark.
  *
  * Reads UTF-8 on standard input, a line at a time in 128 KiB blocks, converts
- * it to UTF-16, calls ICU's unorm2_normalize() (NFD with -d, NFC with -c) and
- * writes the result as UTF-8.
+ * it to UTF-16, calls ICU's unorm2_normalize() (NFD with -d, NFC with -c,
+ * NFKD with -D, NFKC with -C) and writes the result as UTF-8.
  *
  * Build: cc -O2 -o icu-normalize icu-normalize.c $(pkg-config --cflags --libs icu-uc)
  */
@@ -44,8 +44,11 @@ static void normalize(const UNormalizer2 *norm, const unsigned char *text, int32
 
 int main(int argc, char **argv) {
   UErrorCode error = U_ZERO_ERROR;
-  const UNormalizer2 *norm = argc > 1 && strcmp(argv[1], "-c") == 0
-    ? unorm2_getNFCInstance(&error) : unorm2_getNFDInstance(&error);
+  const char *flag = argc > 1 ? argv[1] : "-d";
+  const UNormalizer2 *norm = strcmp(flag, "-c") == 0 ? unorm2_getNFCInstance(&error)
+    : strcmp(flag, "-C") == 0 ? unorm2_getNFKCInstance(&error)
+    : strcmp(flag, "-D") == 0 ? unorm2_getNFKDInstance(&error)
+    : unorm2_getNFDInstance(&error);
   size_t held = 0;
   ssize_t n;
   while ((n = read(0, in + held, BLOCK)) > 0) {

@@ -24,6 +24,9 @@ extension Keyboard {
     }
   }
 
+  /// The ids of the built-in keyboards, in the order of `--list-keyboards`.
+  public static var builtInIDs: [String] { BuiltInKeyboardFiles.keyboardIDs }
+
   /// The built-in keyboards, in the order of `--list-keyboards`.
   public static var builtIn: [Keyboard] {
     BuiltInKeyboardFiles.keyboardIDs.compactMap { try? Keyboard(id: $0) }

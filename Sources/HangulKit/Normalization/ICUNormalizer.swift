@@ -17,6 +17,27 @@ public struct ICUNormalizer: @unchecked Sendable {
     case nfd = 1
     case nfkc = 2
     case nfkd = 3
+
+    /// The form's name in lower case, as options spell it: `nfc`, `nfd`, `nfkc`, `nfkd`.
+    public var name: String {
+      switch self {
+      case .nfc: "nfc"
+      case .nfd: "nfd"
+      case .nfkc: "nfkc"
+      case .nfkd: "nfkd"
+      }
+    }
+
+    /// The form called `name` (`nfc`, `NFKD`, …).
+    public init?(name: String) {
+      guard let form = Self.allCases.first(where: { $0.name == name.lowercased() }) else {
+        return nil
+      }
+      self = form
+    }
+
+    /// Whether the form composes (NFC, NFKC) rather than only decomposes.
+    public var composes: Bool { self == .nfc || self == .nfkc }
   }
 
   /// An error ICU reported.
@@ -98,6 +119,45 @@ public struct ICUNormalizer: @unchecked Sendable {
       }
     }
     flush()
+  }
+
+  /// Normalizes `count` UTF-16 units at `source` into `destination`. Returns
+  /// the length written, or, when `capacity` is too small, the capacity
+  /// needed negated; `nil` when ICU fails.
+  func normalize(
+    units source: UnsafePointer<UInt16>, count: Int,
+    into destination: UnsafeMutablePointer<UInt16>, capacity: Int
+  ) -> Int? {
+    var error: Int32 = 0
+    let length = cicu_normalize(
+      instance, source, Int32(count), destination, Int32(capacity), &error)
+    if cicu_buffer_overflow(error) != 0 { return -Int(length) }
+    guard cicu_success(error) != 0 else { return nil }
+    return Int(length)
+  }
+
+  /// Whether `count` UTF-16 units at `source` are already in this form.
+  func isNormalized(units source: UnsafePointer<UInt16>, count: Int) -> Bool {
+    var error: Int32 = 0
+    let answer = cicu_is_normalized(instance, source, Int32(count), &error) != 0
+    return answer && cicu_success(error) != 0
+  }
+
+  /// Whether `scalar` alone is already in this form.
+  public func isNormalized(_ scalar: Unicode.Scalar) -> Bool {
+    var units: (UInt16, UInt16) = (0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &units) { raw in
+      let pointer = raw.bindMemory(to: UInt16.self)
+      UTF16.encode(scalar) {
+        pointer[count] = $0
+        count += 1
+      }
+    }
+    return withUnsafeBytes(of: &units) { raw in
+      guard let base = raw.bindMemory(to: UInt16.self).baseAddress else { return false }
+      return isNormalized(units: base, count: count)
+    }
   }
 
   /// Whether normalization never changes text across a boundary before `scalar`:

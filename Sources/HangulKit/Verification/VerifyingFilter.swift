@@ -10,8 +10,17 @@
 ///     _ = try filter.filtered(Array("ㄱㅏ\n".utf8))
 ///     filter.firstDisagreement   // nil
 ///
-/// Memory is bounded: spans longer than 4,096 characters are checked in
-/// pieces cut where nothing composes across.
+/// Most lines are decided by a fast scan over the bytes: a line whose Hangul
+/// is precomposed syllables and compatibility jamo (composed output), or
+/// modern initial–vowel–final groups and compatibility jamo (decomposed
+/// output), is proven by checking each distinct syllable, group or jamo once
+/// with ``OutputVerifier`` (ICU) and remembering the answer: every such unit
+/// is a starter that nothing joins, so a span agrees with ICU when each of
+/// its units does. Every other line goes through the span-by-span check.
+///
+/// Memory is bounded: a line is held until it ends, up to 1 MiB; spans
+/// longer than 4,096 characters are checked in pieces cut where nothing
+/// composes across.
 public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   public private(set) var inner: Inner
   public let verifier: OutputVerifier?
@@ -28,7 +37,16 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   private var inputLines = 0
   private var inputs: [(firstLine: Int, name: String)] = []
 
+  /// Output after the last newline, not checked yet.
+  private var partialLine: [UInt8] = []
+  /// Whether the line being written has gone to the span-by-span check.
+  private var lineInSlowPath = false
+  /// What ICU said of each syllable (or decomposed group) and compatibility
+  /// jamo: 0 not asked yet, 1 agrees, 2 disagrees.
+  private var unitStates = [UInt8](repeating: 0, count: HangulSyllable.count + 0x60)
+
   private static var longestSpan: Int { 4096 }
+  private static var longestHeldLine: Int { 1 << 20 }
 
   public init(_ inner: Inner, verifier: OutputVerifier?) {
     self.inner = inner
@@ -44,24 +62,186 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     throws
   {
     guard verifier != nil else { return try inner.process(chunk, into: &output) }
-    for byte in chunk where byte == 0x0A { inputLines += 1 }
+    inputLines += Self.newlines(in: chunk)
     let start = output.count
     try inner.process(chunk, into: &output)
-    verify(output, from: start, isLast: false)
+    output.withUnsafeBufferPointer { verifyBlock(UnsafeBufferPointer(rebasing: $0[start...])) }
   }
 
   public mutating func finish(into output: inout [UInt8]) throws {
     guard verifier != nil else { return try inner.finish(into: &output) }
     let start = output.count
     try inner.finish(into: &output)
-    verify(output, from: start, isLast: true)
+    output.withUnsafeBufferPointer { verifyBlock(UnsafeBufferPointer(rebasing: $0[start...])) }
+    let rest = partialLine
+    partialLine = []
+    rest.withUnsafeBufferPointer { verify($0, isLast: true) }
     checkSpan()
   }
 
-  private mutating func verify(_ output: [UInt8], from start: Int, isLast: Bool) {
-    output.withUnsafeBufferPointer { buffer in
+  private static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes { count &+= byte == 0x0A ? 1 : 0 }
+    return count
+  }
+
+  /// Checks a block of output: whole lines by the fast scan where it can
+  /// decide, the rest span by span; holds the unfinished last line.
+  private mutating func verifyBlock(_ block: UnsafeBufferPointer<UInt8>) {
+    guard let lastNewline = block.lastIndex(of: 0x0A) else {
+      if lineInSlowPath { return verify(block, isLast: false) }
+      partialLine.append(contentsOf: block)
+      if partialLine.count > Self.longestHeldLine {
+        lineInSlowPath = true
+        let held = partialLine
+        partialLine = []
+        held.withUnsafeBufferPointer { verify($0, isLast: false) }
+      }
+      return
+    }
+    var start = 0
+    if lineInSlowPath || !partialLine.isEmpty {
+      // Finish the line begun in an earlier block.
+      let firstNewline = block.firstIndex(of: 0x0A) ?? lastNewline
+      let head = UnsafeBufferPointer(rebasing: block[...firstNewline])
+      if lineInSlowPath {
+        verify(head, isLast: false)
+        lineInSlowPath = false
+      } else {
+        partialLine.append(contentsOf: head)
+        let line = partialLine
+        partialLine = []
+        line.withUnsafeBufferPointer { checkLines($0) }
+      }
+      start = firstNewline + 1
+    }
+    if start <= lastNewline {
+      checkLines(UnsafeBufferPointer(rebasing: block[start...lastNewline]))
+    }
+    partialLine.append(contentsOf: block[(lastNewline + 1)...])
+  }
+
+  /// Checks whole lines: the fast scan, and span by span each line where it
+  /// cannot decide.
+  private mutating func checkLines(_ lines: UnsafeBufferPointer<UInt8>) {
+    guard let verifier else { return }
+    var rest = lines
+    while !rest.isEmpty {
+      switch fastScan(rest, verifier) {
+      case .agrees(let count):
+        outputLine += count
+        return
+      case .failed(let position, let linesBefore):
+        outputLine += linesBefore
+        let lineStart = rest[..<position].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let lineEnd = rest[position...].firstIndex(of: 0x0A) ?? (rest.count - 1)
+        verify(UnsafeBufferPointer(rebasing: rest[lineStart...lineEnd]), isLast: false)
+        rest = UnsafeBufferPointer(rebasing: rest[(lineEnd + 1)...])
+      }
+    }
+  }
+
+  /// The outcome of the fast scan.
+  private enum ScanResult {
+    /// Every line agrees; how many there are.
+    case agrees(lines: Int)
+    /// The scan cannot decide the unit at `position`, after `linesBefore` whole lines.
+    case failed(at: Int, linesBefore: Int)
+  }
+
+  /// Scans whole lines: they agree when every Hangul unit in them is one the
+  /// scan knows and ICU agrees with.
+  private mutating func fastScan(_ bytes: UnsafeBufferPointer<UInt8>, _ verifier: OutputVerifier)
+    -> ScanResult
+  {
+    let decomposed = verifier.expectation == .decomposed
+    return unitStates.withUnsafeMutableBufferPointer { states in
+      let count = bytes.count
+      var position = 0
+      var lines = 0
+      while position < count {
+        // Decomposed output: an initial–vowel–final group read as one word,
+        // when ICU has agreed with it before.
+        if decomposed, position + 12 <= count, let base = bytes.baseAddress,
+          let group = NormalizationPass.conjoiningSyllable(base + position),
+          states[Int(group.value &- HangulSyllable.firstScalarValue)] == 1
+        {
+          position &+= group.length
+          continue
+        }
+        let lead = bytes[position]
+        if lead < 0x80 {
+          lines &+= lead == 0x0A ? 1 : 0
+          position &+= 1
+          continue
+        }
+        // Hangul is all three-byte sequences led by E1, E3 or EA–ED.
+        guard lead == 0xE1 || lead == 0xE3 || lead >= 0xEA && lead <= 0xED, position + 2 < count
+        else {
+          position &+= 1
+          continue
+        }
+        let second = bytes[position &+ 1]
+        let third = bytes[position &+ 2]
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else {
+          position &+= 1
+          continue
+        }
+        let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        let start = position
+        var index: Int
+        var vowelValue: UInt32 = 0
+        var finalValue: UInt32 = 0
+        if value &- 0x3131 < 0x5E {
+          index = HangulSyllable.count &+ Int(value &- 0x3131)
+          position &+= 3
+        } else if !decomposed,
+          value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count)
+        {
+          index = Int(value &- HangulSyllable.firstScalarValue)
+          position &+= 3
+        } else if decomposed, value &- 0x1100 < 19, position + 5 < count,
+          bytes[position &+ 3] == 0xE1,
+          bytes[position &+ 4] == 0x85, bytes[position &+ 5] & 0xC0 == 0x80,
+          UInt32(bytes[position &+ 5] & 0x3F) | 0x1140 &- 0x1161 < 21
+        {
+          vowelValue = UInt32(bytes[position &+ 5] & 0x3F) | 0x1140
+          index = (Int(value &- 0x1100) &* 21 &+ Int(vowelValue &- 0x1161)) &* 28
+          position &+= 6
+          if position + 2 < count, bytes[position] == 0xE1, bytes[position &+ 1] & 0xFE == 0x86,
+            bytes[position &+ 2] & 0xC0 == 0x80
+          {
+            let final =
+              UInt32(bytes[position &+ 1] & 0x3F) << 6 | UInt32(bytes[position &+ 2] & 0x3F)
+              | 0x1000
+            if final &- 0x11A8 < 27 {
+              finalValue = final
+              index &+= Int(final &- 0x11A7)
+              position &+= 3
+            }
+          }
+        } else if let scalar = Unicode.Scalar(value), HangulNormalization.isHangul(scalar) {
+          return .failed(at: start, linesBefore: lines)
+        } else {
+          position &+= 1
+          continue
+        }
+        if states[index] == 1 { continue }
+        if states[index] == 0 {
+          let units = [value, vowelValue, finalValue].filter { $0 != 0 }.compactMap(
+            Unicode.Scalar.init)
+          states[index] = verifier.check(units) == nil ? 1 : 2
+        }
+        guard states[index] == 1 else { return .failed(at: start, linesBefore: lines) }
+      }
+      return .agrees(lines: lines)
+    }
+  }
+
+  private mutating func verify(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool) {
+    do {
       var decoder = self.decoder
-      decoder.decode(UnsafeBufferPointer(rebasing: buffer[start...]), isLast: isLast) { unit in
+      decoder.decode(bytes, isLast: isLast) { unit in
         guard case .scalar(let scalar) = unit, HangulNormalization.isHangul(scalar) else {
           checkSpan()
           if case .scalar("\n") = unit {

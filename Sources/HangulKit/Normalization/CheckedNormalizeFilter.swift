@@ -1,0 +1,46 @@
+/// ``NormalizeFilter`` with an optional ``NormalFormChecker`` over what it
+/// writes: `hangul-normalize [--verify]`.
+///
+///     var filter = try CheckedNormalizeFilter(form: .nfc, verify: true)
+///     _ = try filter.filtered(Array("e\u{301}\n".utf8))   // "é\n"
+///     filter.checker?.firstProblem                        // nil
+///
+/// Time O(n).
+public struct CheckedNormalizeFilter: ByteFilter {
+  public private(set) var inner: NormalizeFilter
+  public private(set) var checker: NormalFormChecker?
+
+  public init(form: ICUNormalizer.Form, verify: Bool, separator: UInt8 = 0x0A) throws {
+    inner = try NormalizeFilter(form: form)
+    checker = verify ? try NormalFormChecker(form: form, separator: separator) : nil
+  }
+
+  public mutating func beginInput(named name: String) {
+    checker?.beginInput(named: name)
+  }
+
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    let start = output.count
+    inner.process(chunk, into: &output)
+    checker?.check(output[start...])
+  }
+
+  public mutating func finish(into output: inout [UInt8]) {
+    let start = output.count
+    inner.finish(into: &output)
+    checker?.check(output[start...])
+  }
+}
+
+/// Reports the outcome of `hangul-normalize --verify`; returns the exit
+/// status (65 when the output is not in the form and the run had no worse error).
+public func verificationStatus(
+  of filter: CheckedNormalizeFilter, after status: Int32, report: (String) -> Void
+) -> Int32 {
+  guard let checker = filter.checker, let first = checker.firstProblem else { return status }
+  report(first.description)
+  if checker.problemCount > 1 {
+    report("\(checker.problemCount - 1) more places are not \(checker.form.name.uppercased())")
+  }
+  return status == 0 ? 65 : status
+}

@@ -1,0 +1,85 @@
+/// What ICU says about each code point for one normalization form, in a
+/// table filled from ICU as text needs it, 256 code points at a time (a
+/// block costs about 512 ICU look-ups, some 30 µs; Korean text needs about
+/// 50 blocks): whether normalization has a boundary before the code point,
+/// whether it is already in the form on its own, and whether the project's
+/// own Hangul arithmetic may handle it.
+///
+///     let properties = try NormalizationProperties(.nfc)
+///     properties.flags(of: 0x61) & NormalizationProperties.stable != 0    // true: "a"
+///     properties.flags(of: 0x301) & NormalizationProperties.boundary != 0 // false
+///
+/// Code points from U+30000 on (rare) are asked of ICU each time. A look-up
+/// is O(1). Not for sharing between threads (it fills itself).
+public final class NormalizationProperties {
+  /// Normalization has a boundary before the code point: text may be cut
+  /// there and the pieces normalized apart.
+  public static let boundary: UInt8 = 1
+  /// A boundary, and the code point alone is in the form: with a boundary
+  /// after it too, it is written unchanged.
+  public static let stable: UInt8 = 2
+  /// A Hangul syllable or conjoining jamo: the project's arithmetic composes
+  /// and decomposes it (SPEC §2) instead of ICU.
+  public static let hangul: UInt8 = 4
+  /// Not asked of ICU yet (no other flag is set with it).
+  public static let unknown: UInt8 = 0x80
+
+  /// Code points below this are in the table.
+  public static let tableLimit: UInt32 = 0x30000
+
+  public let form: ICUNormalizer.Form
+  public let normalizer: ICUNormalizer
+  /// The flags of every code point below ``tableLimit``, ``unknown`` until asked.
+  let table: UnsafeMutablePointer<UInt8>
+
+  /// A table for `form`, empty until used.
+  public convenience init(_ form: ICUNormalizer.Form) throws {
+    self.init(normalizer: try ICUNormalizer(form))
+  }
+
+  /// A table for `normalizer`'s form, empty until used.
+  public init(normalizer: ICUNormalizer) {
+    form = normalizer.form
+    self.normalizer = normalizer
+    table = .allocate(capacity: Int(Self.tableLimit))
+    table.initialize(repeating: Self.unknown, count: Int(Self.tableLimit))
+  }
+
+  deinit { table.deallocate() }
+
+  /// The flags of the code point `value` (a scalar value).
+  @inline(__always)
+  public func flags(of value: UInt32) -> UInt8 {
+    guard value < Self.tableLimit else { return Self.askICU(value, normalizer) }
+    let flags = table[Int(value)]
+    return flags == Self.unknown ? fill(value) : flags
+  }
+
+  /// Asks ICU about the block of `value`; returns the flags of `value`.
+  @inline(never)
+  func fill(_ value: UInt32) -> UInt8 {
+    let start = value & ~0xFF
+    for code in start..<(start + 0x100) { table[Int(code)] = Self.askICU(code, normalizer) }
+    return table[Int(value)]
+  }
+
+  /// Whether the project's arithmetic handles `value`: syllables and
+  /// conjoining jamo, none of which has a compatibility decomposition.
+  public static func isConjoiningHangul(_ value: UInt32) -> Bool {
+    switch value {
+    case 0xAC00...0xD7A3, 0x1100...0x11FF, 0xA960...0xA97C, 0xD7B0...0xD7C6, 0xD7CB...0xD7FB: true
+    default: false
+    }
+  }
+
+  static func askICU(_ value: UInt32, _ normalizer: ICUNormalizer) -> UInt8 {
+    guard let scalar = Unicode.Scalar(value) else { return boundary | stable }
+    var flags: UInt8 = 0
+    if normalizer.hasBoundary(before: scalar) {
+      flags |= boundary
+      if normalizer.isNormalized(scalar) { flags |= stable }
+    }
+    if isConjoiningHangul(value) { flags |= hangul }
+    return flags
+  }
+}

@@ -1,0 +1,75 @@
+/// The `hangul-normalize` filter: text in, the same text in a Unicode
+/// normalization form out (``UnicodeNormalizer``), streaming.
+///
+///     var filter = try NormalizeFilter(form: .nfc)
+///     try filter.filtered(Array("\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}\n".utf8))  // "한글\n"
+///
+/// Only the last segment of each block is held back (it may join what the
+/// next block starts with); a run without a normalization boundary is
+/// normalized in pieces of ``UnicodeNormalizer/longestSegment`` bytes. Time O(n).
+public struct NormalizeFilter: ByteFilter {
+  public let normalizer: UnicodeNormalizer
+  private var carry: [UInt8] = []
+  private let sink = ByteSink(capacity: 1 << 18)
+
+  /// The longest run held back waiting for a boundary.
+  public static let longestHeldRun = 1 << 20
+
+  public init(form: ICUNormalizer.Form) throws {
+    normalizer = try UnicodeNormalizer(form)
+  }
+
+  /// The filter of `normalizer`'s form.
+  public init(_ normalizer: UnicodeNormalizer) {
+    self.normalizer = normalizer
+  }
+
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    var start = 0
+    if !carry.isEmpty {
+      // The carried segment may continue in this chunk: normalize it with the
+      // chunk up to the first ASCII byte, a boundary in every form.
+      let limit = min(chunk.count, 4096)
+      if let boundary = (0..<limit).first(where: { chunk[$0] < 0x80 }) {
+        carry.append(contentsOf: chunk[..<boundary])
+        carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
+        carry.removeAll(keepingCapacity: true)
+        start = boundary
+      } else {
+        carry.append(contentsOf: chunk)
+        normalizeCarry()
+        sink.drain(into: &output)
+        return
+      }
+    }
+    let rest = UnsafeBufferPointer(rebasing: chunk[start...])
+    let consumed = normalizer.normalize(rest, isLast: false, into: sink)
+    carry.append(contentsOf: rest[consumed...])
+    if carry.count > Self.longestHeldRun { forceCarry() }
+    sink.drain(into: &output)
+  }
+
+  public mutating func finish(into output: inout [UInt8]) {
+    carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
+    carry.removeAll()
+    sink.drain(into: &output)
+  }
+
+  private mutating func normalizeCarry() {
+    let consumed = carry.withUnsafeBufferPointer {
+      normalizer.normalize($0, isLast: false, into: sink)
+    }
+    carry.removeFirst(consumed)
+    if carry.count > Self.longestHeldRun { forceCarry() }
+  }
+
+  /// Normalizes a held run that has grown too long, up to its last scalar start.
+  private mutating func forceCarry() {
+    var cut = carry.count - 1
+    while cut > 0, carry[cut] & 0xC0 == 0x80, carry.count - cut < 4 { cut -= 1 }
+    carry.withUnsafeBufferPointer {
+      _ = normalizer.normalize(UnsafeBufferPointer(rebasing: $0[..<cut]), isLast: true, into: sink)
+    }
+    carry.removeFirst(cut)
+  }
+}

@@ -1,0 +1,74 @@
+/// Unicode normalization of UTF-8 text in any of the four forms, byte for
+/// byte what ICU writes, through the project's own fast paths.
+///
+///     let nfc = try UnicodeNormalizer(.nfc)
+///     nfc.normalized("\u{1112}\u{1161}\u{11AB} cafe\u{301}")   // "한 café"
+///     try UnicodeNormalizer(.nfd).normalized("닭")               // U+1103 U+1161 U+11B0
+///     nfc.normalized("ㄱㅅ")                                     // "ㄱㅅ": text, never keys
+///
+/// The text is cut into segments at normalization boundaries (from
+/// ``NormalizationProperties``, built from ICU). A segment of one code point
+/// that is already in the form is copied; a segment of Hangul syllables and
+/// conjoining jamo is composed or decomposed by the arithmetic of SPEC §2;
+/// every other segment (combining marks, compatibility characters, …) goes to
+/// ICU, a run of such segments at a time. Bytes that are not UTF-8 are copied
+/// unchanged and nothing composes across them. Time O(n); memory O(longest
+/// segment).
+public struct UnicodeNormalizer {
+  public let form: ICUNormalizer.Form
+  let properties: NormalizationProperties
+  let workspace = ICUWorkspace()
+  let decompositions = DecompositionTable(form: .nfd, keyboard: .twoSet)
+
+  /// The longest segment, in bytes, normalized whole: a longer run with no
+  /// boundary in it (hundreds of combining marks on one letter, where ICU's
+  /// reordering takes quadratic time) is normalized in pieces of this size.
+  /// Stream-safe text (UAX #15: at most 30 marks in a row) never comes near.
+  public static let longestSegment = 1024
+
+  public init(_ form: ICUNormalizer.Form) throws {
+    self.form = form
+    properties = try NormalizationProperties(form)
+  }
+
+  /// The normalizer of `icu`'s form (its tables shared with every other one).
+  public init(_ icu: ICUNormalizer) {
+    form = icu.form
+    properties = NormalizationProperties(normalizer: icu)
+  }
+
+  /// Normalizes `input`, writing to `sink`. With `isLast` false the last
+  /// segment (which what follows may still change) is held back: returns how
+  /// many bytes were consumed, always at a boundary.
+  public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
+    -> Int
+  {
+    decompositions.bytes.withUnsafeBufferPointer { syllables in
+      var pass = NormalizationPass(
+        input: input, table: properties.table, syllables: syllables, sink: sink, normalizer: self)
+      return pass.run(isLast: isLast)
+    }
+  }
+
+  /// `bytes` normalized (bytes that are not UTF-8 copied).
+  public func normalized(_ bytes: [UInt8]) -> [UInt8] {
+    let sink = ByteSink(capacity: bytes.count * 3 + 64)
+    _ = bytes.withUnsafeBufferPointer { normalize($0, isLast: true, into: sink) }
+    return Array(sink.bytes)
+  }
+
+  /// `text` normalized.
+  public func normalized(_ text: String) -> String {
+    String(decoding: normalized(Array(text.utf8)), as: UTF8.self)
+  }
+
+  /// Normalizes the valid UTF-8 in `start..<end` of `input` with ICU.
+  func normalizeWithICU(_ input: UnsafePointer<UInt8>, count: Int, into sink: ByteSink) {
+    let units = workspace.utf16(from: input, count: count)
+    guard let result = workspace.normalize(units, with: properties.normalizer) else {
+      sink.append(input, count: count)
+      return
+    }
+    workspace.appendUTF8(result, to: sink)
+  }
+}

@@ -1,0 +1,238 @@
+/// Checks that text is in a normalization form (`hangul-normalize --verify`),
+/// with ICU's quick-check tables first and ICU itself only where they cannot
+/// decide.
+///
+/// Text is cut at the boundaries of ``NormalizationProperties``; a segment of
+/// one code point that is in the form alone is proven normalized by the
+/// table; every other segment is handed to ICU's `unorm2_isNormalized`.
+/// Before any text, ``init(form:separator:)`` runs the project's Hangul fast
+/// path over all 11,172 syllables (composed and decomposed) and compares the
+/// result with ICU's.
+///
+///     var checker = try NormalFormChecker(form: .nfc)
+///     checker.check(Array("가\u{1100}\u{1161}\n".utf8)[...])
+///     checker.firstProblem?.column   // 2
+///
+/// Time O(n) (an ICU call only for segments that are not single code points);
+/// memory O(1) apart from ICU's buffers.
+public struct NormalFormChecker {
+  /// A disagreement found before any text: the fast path differs from ICU.
+  public struct FastPathDisagreement: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public let form: ICUNormalizer.Form
+  /// The byte that ends a record (newline, or NUL for `-z`).
+  public let separator: UInt8
+  /// The first place where the text is not in the form.
+  public private(set) var firstProblem: PositionedError?
+  /// How many places are not in the form.
+  public private(set) var problemCount = 0
+
+  private let properties: NormalizationProperties
+  /// Whether every modern initial, vowel and final is stable in the form
+  /// (NFD and NFKD), as ICU's tables say.
+  private let jamoAreStable: Bool
+  private let workspace = ICUWorkspace()
+  private var inputs: [(firstRecord: Int, name: String)] = []
+  private var record = 0
+  private var column = 1
+
+  public init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
+    self.form = form
+    self.separator = separator
+    let properties = try NormalizationProperties(form)
+    self.properties = properties
+    jamoAreStable = (Array(0x1100...0x1112) + Array(0x1161...0x1175) + Array(0x11A8...0x11C2))
+      .allSatisfy { properties.flags(of: UInt32($0)) & NormalizationProperties.stable != 0 }
+    try Self.checkFastPath(form)
+  }
+
+  /// Notes that the next text comes from the input `name`.
+  public mutating func beginInput(named name: String) {
+    inputs.append((record, name))
+  }
+
+  /// Checks `text`, a whole number of segments (a block of normalized output).
+  public mutating func check(_ text: ArraySlice<UInt8>) {
+    text.withUnsafeBufferPointer { check($0) }
+  }
+
+  /// Checks `text`, a whole number of segments (a block of normalized output).
+  public mutating func check(_ text: UnsafeBufferPointer<UInt8>) {
+    let count = text.count
+    let separator = self.separator
+    let table = properties.table
+    var position = 0
+    // The undecided run: segments that are not single stable code points.
+    var runStart = -1
+    var runColumn = 0
+    var segmentStart = 0
+    var segmentStable = true
+    var afterInvalid = true
+    // Columns are counted only where a run starts: characters from
+    // `countedPosition` on have not been counted yet.
+    var countedPosition = 0
+    var countedColumn = column
+    func columnAt(_ end: Int) -> Int {
+      while countedPosition < end {
+        countedColumn &+= text[countedPosition] & 0xC0 == 0x80 ? 0 : 1
+        countedPosition &+= 1
+      }
+      return countedColumn
+    }
+    // Closes the segment before `position`: a stable one ends the run, any
+    // other starts or extends it.
+    func closeSegment() {
+      if segmentStable {
+        if runStart >= 0 {
+          decide(text, runStart, segmentStart, record: record, column: runColumn)
+          runStart = -1
+        }
+      } else if runStart < 0 {
+        runStart = segmentStart
+        runColumn = columnAt(segmentStart)
+      }
+    }
+    while position < count {
+      // The common case: stable code points one after another, nothing undecided.
+      if runStart < 0, segmentStable {
+        while position < count {
+          if jamoAreStable, position + 12 <= count, let base = text.baseAddress,
+            let group = NormalizationPass.conjoiningSyllable(base + position)
+          {
+            // An initial, a vowel and perhaps a final, each stable in this form.
+            segmentStart = position &+ group.length &- 3
+            afterInvalid = false
+            position &+= group.length
+            continue
+          }
+          let lead = text[position]
+          if lead < 0x80 {
+            segmentStart = position
+            afterInvalid = false
+            position &+= 1
+            if lead == separator {
+              record &+= 1
+              countedPosition = position
+              countedColumn = 1
+            }
+            continue
+          }
+          guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
+          let second = text[position &+ 1]
+          let third = text[position &+ 2]
+          guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
+            lead != 0xED || second < 0xA0
+          else { break }
+          let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+          guard table[Int(value)] & NormalizationProperties.stable != 0 else { break }
+          segmentStart = position
+          afterInvalid = false
+          position &+= 3
+        }
+        guard position < count else { break }
+      }
+      let lead = text[position]
+      if lead < 0x80 {
+        closeSegment()
+        segmentStart = position
+        segmentStable = true
+        afterInvalid = false
+        position += 1
+        if lead == separator {
+          record += 1
+          countedPosition = position
+          countedColumn = 1
+        }
+        continue
+      }
+      guard case .scalar(let value, let length) = UTF8Stream.step(text, at: position) else {
+        closeSegment()
+        segmentStart = position
+        segmentStable = true
+        afterInvalid = true
+        position += 1
+        continue
+      }
+      let flags = properties.flags(of: value)
+      if flags & NormalizationProperties.boundary != 0 || afterInvalid {
+        closeSegment()
+        segmentStart = position
+        segmentStable = flags & NormalizationProperties.stable != 0
+      } else if position - segmentStart >= UnicodeNormalizer.longestSegment {
+        // Cut where the normalizer cuts a run with no boundary in it.
+        segmentStable = false
+        closeSegment()
+        if runStart >= 0 { decide(text, runStart, position, record: record, column: runColumn) }
+        runStart = position
+        runColumn = columnAt(position)
+        segmentStart = position
+      } else {
+        segmentStable = false
+      }
+      afterInvalid = false
+      position += length
+    }
+    closeSegment()
+    if runStart >= 0 { decide(text, runStart, count, record: record, column: runColumn) }
+    column = columnAt(count)
+  }
+
+  /// Asks ICU whether the run `start..<end` is in the form.
+  private mutating func decide(
+    _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, record: Int, column: Int
+  ) {
+    guard let base = text.baseAddress else { return }
+    let units = workspace.utf16(from: base + start, count: end - start)
+    guard let unitBase = units.baseAddress,
+      !properties.normalizer.isNormalized(units: unitBase, count: units.count)
+    else { return }
+    problemCount += 1
+    guard firstProblem == nil else { return }
+    let scalars = Array(
+      String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+        .unicodeScalars)
+    let expected = properties.normalizer.normalized(scalars)
+    let input = inputs.last { $0.firstRecord <= record }
+    firstProblem = PositionedError(
+      file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
+      column: column,
+      message:
+        "not \(form.name.uppercased()): \(Self.spelling(scalars)), ICU \(form.name.uppercased()) \(Self.spelling(expected))"
+    )
+  }
+
+  static func spelling(_ scalars: [Unicode.Scalar]) -> String {
+    let codes = scalars.map { scalar -> String in
+      let digits = String(scalar.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+    return "\"\(String(String.UnicodeScalarView(scalars)))\" (\(codes.joined(separator: " ")))"
+  }
+
+  /// Runs the fast path over every syllable, composed and decomposed, and
+  /// compares with ICU.
+  static func checkFastPath(_ form: ICUNormalizer.Form) throws {
+    let icu = try ICUNormalizer(form)
+    let ours = try UnicodeNormalizer(form)
+    let nfd = try ICUNormalizer(.nfd)
+    var syllables: [Unicode.Scalar] = []
+    for index in 0..<HangulSyllable.count {
+      if let scalar = Unicode.Scalar(HangulSyllable.firstScalarValue + UInt32(index)) {
+        syllables.append(scalar)
+      }
+    }
+    for text in [syllables, nfd.normalized(syllables)] {
+      let source = String(String.UnicodeScalarView(text))
+      let expected = icu.normalized(source)
+      let got = ours.normalized(source)
+      guard got != expected else { continue }
+      let wrong = zip(got.unicodeScalars, expected.unicodeScalars).first { $0 != $1 }
+      throw FastPathDisagreement(
+        description:
+          "the fast path's \(form.name.uppercased()) of the Hangul syllables differs from ICU's"
+          + (wrong.map { " (\(spelling([$0.0])) for \(spelling([$0.1])))" } ?? ""))
+    }
+  }
+}

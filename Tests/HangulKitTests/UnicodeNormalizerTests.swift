@@ -1,0 +1,138 @@
+import Foundation
+import HangulKit
+import Testing
+
+/// ``UnicodeNormalizer`` and its filter against ICU, the oracle, on random
+/// text that mixes every kind of segment the fast paths distinguish.
+@Suite("Unicode normalizer")
+struct UnicodeNormalizerTests {
+  /// Pieces random text is made of: ASCII, syllables, conjoining and
+  /// compatibility jamo, old jamo, Latin with combining marks, Vietnamese,
+  /// Greek, compatibility characters, emoji, marks out of order, supplementary
+  /// decompositions, and bytes that are not UTF-8.
+  static let pieces: [[UInt8]] =
+    [
+      "a", " ", "\n", "e", "가", "닭", "한", "\u{1100}", "\u{1161}", "\u{11A8}", "\u{11B0}", "ㄱ",
+      "ㅅ", "ㅏ", "ㄳ", "\u{200C}", "\u{1113}", "\u{1176}", "\u{11C3}", "\u{A960}", "\u{D7B0}",
+      "\u{115F}", "\u{1160}", "\u{301}", "\u{323}", "\u{308}", "é", "ệ", "ở", "ά", "ὧ", "\u{345}",
+      "ﬁ", "①", "ﾊ", "ﾟ", "\u{FFA1}", "😀", "👍🏽", "\u{200D}", "\u{FE0F}", "\u{1D15E}",
+      "\u{2F800}", "\u{0F73}", "\u{0CCB}", "\u{0CC2}", "\u{0CD5}", "Å", "\u{212B}", "\u{1E0A}",
+      "\u{0344}", "\u{FDFA}", "\u{3099}", "か", "\u{E0100}", "\u{110BA}", "\u{11131}",
+    ].map { Array($0.utf8) } + [[0xFF], [0xE1, 0x84], [0xCC], [0x80], [0xED, 0xA0, 0x80]]
+
+  static func randomText(_ generator: inout SeededGenerator, length: Int) -> [UInt8] {
+    var text: [UInt8] = []
+    for _ in 0..<length {
+      text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+    }
+    return text
+  }
+
+  /// ICU's normalization of bytes (the oracle copies bytes that are not UTF-8).
+  static func icu(_ form: ICUNormalizer.Form, _ bytes: [UInt8]) throws -> [UInt8] {
+    var output: [UInt8] = []
+    let normalizer = try ICUNormalizer(form)
+    bytes.withUnsafeBufferPointer { normalizer.normalize(utf8: $0, into: &output) }
+    return output
+  }
+
+  @Test(
+    "random mixed text equals ICU in every form, whole and streamed",
+    arguments: ICUNormalizer.Form.allCases)
+  func randomTextAgrees(form: ICUNormalizer.Form) throws {
+    var generator = SeededGenerator(seed: 13 + UInt64(form.rawValue))
+    let normalizer = try UnicodeNormalizer(form)
+    for round in 0..<300 {
+      let text = Self.randomText(&generator, length: Int.random(in: 0...60, using: &generator))
+      let expected = try Self.icu(form, text)
+      expectSameBytes(normalizer.normalized(text), expected)
+      var filter = try NormalizeFilter(form: form)
+      var output: [UInt8] = []
+      var start = 0
+      while start < text.count {
+        let end = min(text.count, start + Int.random(in: 1...9, using: &generator))
+        try filter.process(Array(text[start..<end]), into: &output)
+        start = end
+      }
+      filter.finish(into: &output)
+      expectSameBytes(output, expected)
+      if output != expected { Issue.record("round \(round)") }
+    }
+  }
+
+  @Test("text is never read as keys", arguments: ICUNormalizer.Form.allCases)
+  func noKeys(form: ICUNormalizer.Form) throws {
+    let normalizer = try UnicodeNormalizer(form)
+    for text in ["ㄱㅅ 메모", "ㅇㅏ 그렇구나", "한\u{200C}글", "ㄷㅏㄹㄱ"] {
+      let expected = try ICUNormalizer(form).normalized(text)
+      #expect(normalizer.normalized(text) == expected)
+      if !form.name.contains("k") {
+        #expect(
+          normalizer.normalized(text)
+            == (form == .nfd ? try ICUNormalizer(.nfd).normalized(text) : text))
+      }
+    }
+    // NFKC maps compatibility jamo as ICU does: ㄱㅏ becomes 가.
+    if form == .nfkc { #expect(normalizer.normalized("ㄱㅏ") == "가") }
+  }
+
+  @Test("nothing composes across a byte that is not UTF-8")
+  func invalidBytesAreBoundaries() throws {
+    let normalizer = try UnicodeNormalizer(.nfc)
+    let input: [UInt8] =
+      Array("\u{1100}".utf8) + [0xFF] + Array("\u{1161}e".utf8) + [0x80] + Array("\u{301}".utf8)
+    #expect(normalizer.normalized(input) == input)
+  }
+
+  @Test("the checker proves normalized text by its tables and finds what is not, with its place")
+  func checker() throws {
+    var checker = try NormalFormChecker(form: .nfc)
+    checker.beginInput(named: "a.txt")
+    checker.check(Array("가 café\n한글 ㄱㅅ\n".utf8)[...])
+    #expect(checker.firstProblem == nil)
+    checker.check(Array("ok\n가 \u{1100}\u{1161} e\u{301}\n".utf8)[...])
+    let problem = try #require(checker.firstProblem)
+    #expect(problem.file == "a.txt")
+    #expect(problem.line == 4)
+    #expect(problem.column == 3)
+    #expect(
+      problem.message == "not NFC: \"\u{1100}\u{1161}\" (U+1100 U+1161), ICU NFC \"가\" (U+AC00)")
+    #expect(checker.problemCount == 2)
+    var records = try NormalFormChecker(form: .nfd, separator: 0)
+    records.check(Array("a\nb\u{0}\u{0}xx가".utf8)[...])
+    #expect(records.firstProblem?.line == 3)
+    #expect(records.firstProblem?.column == 3)
+  }
+
+  @Test(
+    "a run of marks with no boundary is normalized in pieces of longestSegment bytes, and --verify agrees",
+    arguments: ICUNormalizer.Form.allCases)
+  func longRunsOfMarks(form: ICUNormalizer.Form) throws {
+    let marks = [UInt8](
+      Array("a".utf8) + Array(repeating: Array("\u{301}\u{323}".utf8), count: 3000).joined())
+    var filter = try CheckedNormalizeFilter(form: form, verify: true)
+    let output = try filter.filtered(marks + [0x0A])
+    #expect(filter.checker?.firstProblem == nil)
+    // The pieces: cut at the first scalar at least longestSegment bytes on.
+    var expected: [UInt8] = []
+    var start = 0
+    while start < marks.count {
+      var end = min(marks.count, start + UnicodeNormalizer.longestSegment)
+      while end < marks.count, marks[end] & 0xC0 == 0x80 { end += 1 }
+      expected += try Self.icu(form, Array(marks[start..<end]))
+      start = end
+    }
+    expectSameBytes(output, expected + [0x0A])
+  }
+
+  @Test(
+    "the checked filter passes its own output in every form", arguments: ICUNormalizer.Form.allCases
+  )
+  func checkedFilter(form: ICUNormalizer.Form) throws {
+    var generator = SeededGenerator(seed: 7)
+    var filter = try CheckedNormalizeFilter(form: form, verify: true)
+    let text = Self.randomText(&generator, length: 5000)
+    _ = try filter.filtered(text)
+    #expect(filter.checker?.firstProblem == nil)
+  }
+}
