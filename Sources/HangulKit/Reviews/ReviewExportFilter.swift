@@ -1,5 +1,6 @@
 /// `hangul-reviews export`: review records in (any of the shapes import
-/// reads), written as JSON Lines, as the API envelope, or as POST bodies,
+/// reads), written as JSON Lines, as the API envelope, as POST bodies, or as
+/// table rows for bulk loading (CSV, COPY text, SQL; see ``ReviewTableWriter``),
 /// with the content optionally decomposed and an `"elapsed"` member added.
 ///
 ///     var filter = ReviewExportFilter(to: .post, decompose: .keys) { print($0) }
@@ -16,6 +17,22 @@ public struct ReviewExportFilter: ByteFilter {
     case api
     /// One `{"content": …}` body a line.
     case post
+    /// RFC 4180 CSV with a header row.
+    case csv
+    /// PostgreSQL COPY text format.
+    case tsv
+    /// SQL statements (CREATE TABLE and INSERTs).
+    case sql
+
+    /// The table format of the tabular shapes; nil for the JSON ones.
+    public func tableFormat(dialect: SQLDialect) -> ReviewTableWriter.Format? {
+      switch self {
+      case .jsonl, .api, .post: nil
+      case .csv: .csv
+      case .tsv: .tsv
+      case .sql: .sql(dialect)
+      }
+    }
   }
 
   public let shape: Shape
@@ -29,12 +46,19 @@ public struct ReviewExportFilter: ByteFilter {
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
   private var reader = ReviewRecordReader()
+  private var tableWriter: ReviewTableWriter?
+
+  /// How many values had U+0000 replaced (``ReviewTableWriter/NULPolicy/replace``).
+  public var valuesWithNULReplaced: Int { tableWriter?.valuesWithNULReplaced ?? 0 }
 
   /// Problems with an envelope or array itself, such as input that ends inside it.
   public var structureProblems: [PositionedError] { reader.structureProblems }
 
+  /// A filter; `table` writes the tabular shapes (by default: every top-level
+  /// member of the first record, U+0000 rejected, SQLite for `.sql`).
   public init(
-    to shape: Shape = .jsonl, decompose: DecompositionForm? = nil, plainKeys: Bool = false,
+    to shape: Shape = .jsonl, table: ReviewTableWriter? = nil, decompose: DecompositionForm? = nil,
+    plainKeys: Bool = false,
     relativeTime: RelativeTime? = nil,
     contentField: String = "content", timeZone: ReviewTimeZone = .utc,
     skip: @escaping (PositionedError) -> Void
@@ -46,6 +70,9 @@ public struct ReviewExportFilter: ByteFilter {
     self.contentField = contentField
     self.timeZone = timeZone
     self.skip = skip
+    if let format = shape.tableFormat(dialect: .sqlite) {
+      tableWriter = table ?? ReviewTableWriter(format: format)
+    }
   }
 
   public mutating func beginInput(named name: String) {
@@ -68,6 +95,7 @@ public struct ReviewExportFilter: ByteFilter {
       output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
       output.append(contentsOf: Array("]}\n".utf8))
     }
+    tableWriter?.finish(into: &output)
   }
 
   private mutating func handle(
@@ -88,18 +116,31 @@ public struct ReviewExportFilter: ByteFilter {
     switch shape {
     case .post:
       output.append(contentsOf: Array("{\"content\":\(JSONWriter.quoted(content))}\n".utf8))
-    case .jsonl, .api:
+    case .jsonl, .api, .csv, .tsv, .sql:
       var members: [(name: String, json: String)] = []
       if decompose != nil { members.append((contentField, JSONWriter.quoted(content))) }
       if let relativeTime, let date = record.date, let dateValue = record.dateValue {
         let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
         members.append(("elapsed", json))
       }
-      if shape == .api {
-        output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[\n" : ",\n").utf8))
+      if var tableWriter {
+        self.tableWriter = nil
+        let problem = tableWriter.write(raw.bytes, replacing: members, into: &output)
+        self.tableWriter = tableWriter
+        if let problem {
+          recordsSkipped += 1
+          skip(
+            PositionedError(
+              file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
+          return
+        }
+      } else {
+        if shape == .api {
+          output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[\n" : ",\n").utf8))
+        }
+        output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
+        if shape == .jsonl { output.append(0x0A) }
       }
-      output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
-      if shape == .jsonl { output.append(0x0A) }
     }
     recordsExported += 1
   }
