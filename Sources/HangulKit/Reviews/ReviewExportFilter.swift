@@ -101,6 +101,23 @@ public struct ReviewExportFilter: ByteFilter {
   private mutating func handle(
     _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
+    // Table rows of records that pass the checks need no parsed value.
+    if var tableWriter, decompose == nil, relativeTime == nil, raw.problem == nil,
+      ReviewRecordFastCheck.passes(raw.bytes, contentField: contentField, timeZone: timeZone)
+    {
+      self.tableWriter = nil
+      let problem = tableWriter.write(raw.bytes, into: &output)
+      self.tableWriter = tableWriter
+      if let problem {
+        recordsSkipped += 1
+        skip(
+          PositionedError(
+            file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
+      } else {
+        recordsExported += 1
+      }
+      return
+    }
     let record: ReviewRecord
     do {
       record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)
