@@ -23,18 +23,6 @@ public enum JSONTokenText {
     return trimmed(range, in: bytes)
   }
 
-  /// The names of the top-level members of an object, decoded, in order, each once.
-  public static func memberNames(in bytes: [UInt8]) -> [[UInt8]] {
-    var names: [[UInt8]] = []
-    forEachMember(in: bytes, within: 0..<bytes.count) { nameToken, _ in
-      var name: [UInt8] = []
-      appendDecodedString(bytes[nameToken], to: &name)
-      if !names.contains(name) { names.append(name) }
-      return true
-    }
-    return names
-  }
-
   /// The value range of the first member called `name` of the object in `range`.
   static func memberValueRange(named name: [UInt8], in bytes: [UInt8], within range: Range<Int>)
     -> Range<Int>?
@@ -68,12 +56,12 @@ public enum JSONTokenText {
     while true {
       position = skipSpace(bytes, from: position, to: range.upperBound)
       guard position < range.upperBound, bytes[position] == UInt8(ascii: "\"") else { return }
-      let nameEnd = JSONRecordWriter.stringEnd(bytes, from: position)
+      let nameEnd = Self.stringEnd(bytes, from: position, to: range.upperBound)
       let nameToken = position..<nameEnd
       position = skipSpace(bytes, from: nameEnd, to: range.upperBound)
       guard position < range.upperBound, bytes[position] == UInt8(ascii: ":") else { return }
       position = skipSpace(bytes, from: position + 1, to: range.upperBound)
-      let valueEnd = JSONRecordWriter.valueEnd(bytes, from: position)
+      let valueEnd = Self.valueEnd(bytes, from: position, to: range.upperBound)
       guard body(nameToken, position..<valueEnd) else { return }
       position = skipSpace(bytes, from: valueEnd, to: range.upperBound)
       guard position < range.upperBound, bytes[position] == UInt8(ascii: ",") else { return }
@@ -141,6 +129,68 @@ public enum JSONTokenText {
       position += 1
     }
     output.append(contentsOf: token[runStart..<token.endIndex])
+  }
+
+  /// The index just past the string token that starts at `start`.
+  static func stringEnd(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = start + 1
+      while position < end {
+        let byte = buffer[position]
+        if byte == UInt8(ascii: "\\") {
+          position += 2
+        } else if byte == UInt8(ascii: "\"") {
+          return position + 1
+        } else {
+          position += 1
+        }
+      }
+      return end
+    }
+  }
+
+  /// The index just past the value (string, number, literal, object, array) that starts at `start`.
+  static func valueEnd(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+    guard start < end else { return start }
+    let first = bytes[start]
+    if first == UInt8(ascii: "\"") { return stringEnd(bytes, from: start, to: end) }
+    if first != UInt8(ascii: "{"), first != UInt8(ascii: "[") {
+      var position = start
+      while position < end {
+        switch bytes[position] {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
+          return position
+        default: position += 1
+        }
+      }
+      return end
+    }
+    return bytes.withUnsafeBufferPointer { buffer in
+      var depth = 0
+      var position = start
+      var inString = false
+      while position < end {
+        let byte = buffer[position]
+        position += 1
+        if inString {
+          if byte == UInt8(ascii: "\\") {
+            position += 1
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+          }
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          depth -= 1
+          if depth == 0 { return position }
+        default: break
+        }
+      }
+      return end
+    }
   }
 
   private static func hexUnit(_ token: ArraySlice<UInt8>, at position: Int) -> UInt16 {

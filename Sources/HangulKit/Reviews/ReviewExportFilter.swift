@@ -103,10 +103,11 @@ public struct ReviewExportFilter: ByteFilter {
   ) {
     // Table rows of records that pass the checks need no parsed value.
     if var tableWriter, decompose == nil, relativeTime == nil, raw.problem == nil,
-      ReviewRecordFastCheck.passes(raw.bytes, contentField: contentField, timeZone: timeZone)
+      let index = ReviewRecordFastCheck.check(
+        raw.bytes, contentField: contentField, timeZone: timeZone)
     {
       self.tableWriter = nil
-      let problem = tableWriter.write(raw.bytes, into: &output)
+      let problem = tableWriter.write(raw.bytes, index: index, into: &output)
       self.tableWriter = tableWriter
       if let problem {
         recordsSkipped += 1

@@ -86,10 +86,16 @@ public struct ReviewTableWriter: Sendable {
   /// record was not written, or nil.
   public mutating func write(
     _ record: [UInt8], replacing members: [(name: String, json: String)] = [],
-    into output: inout [UInt8]
+    index: JSONMemberIndex? = nil, into output: inout [UInt8]
   ) -> String? {
+    let memberIndex = index ?? JSONMemberIndex(record)
     if columns == nil {
-      var names = JSONTokenText.memberNames(in: record)
+      var names: [[UInt8]] = []
+      for member in memberIndex.members {
+        var name: [UInt8] = []
+        JSONTokenText.appendDecodedString(record[member.name], to: &name)
+        if !names.contains(name) { names.append(name) }
+      }
       for member in members where !names.contains(Array(member.name.utf8)) {
         names.append(Array(member.name.utf8))
       }
@@ -113,7 +119,7 @@ public struct ReviewTableWriter: Sendable {
         {
           token = json[range]
         }
-      } else if let range = JSONTokenText.valueRange(of: column.path, in: record) {
+      } else if let range = memberIndex.valueRange(of: column.path, in: record) {
         token = record[range]
       }
       cellIsNull[index] = !Self.appendCell(token, to: &cells[index])
