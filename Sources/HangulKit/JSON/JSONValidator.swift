@@ -15,10 +15,18 @@ public enum JSONValidator {
   }
 
   static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Bool {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(maximumDepth, 1)) {
+      isValid(bytes, maximumDepth: maximumDepth, stack: $0)
+    }
+  }
+
+  /// `stack` holds the open containers, `{` or `[`.
+  private static func isValid(
+    _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, stack: UnsafeMutableBufferPointer<UInt8>
+  ) -> Bool {
     var position = 0
     let count = bytes.count
-    /// Open containers: `{` or `[`.
-    var stack: [UInt8] = []
+    var depth = 0
     @inline(__always) func skipSpace() {
       while position < count {
         let byte = bytes[position]
@@ -33,14 +41,15 @@ public enum JSONValidator {
       var byte = bytes[position]
       switch byte {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        guard stack.count < maximumDepth else { return false }
-        stack.append(byte)
+        guard depth < maximumDepth else { return false }
+        stack[depth] = byte
+        depth += 1
         position += 1
         skipSpace()
         guard position < count else { return false }
         let closing = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if bytes[position] == closing {
-          stack.removeLast()
+          depth -= 1
           position += 1
           break
         }
@@ -64,9 +73,8 @@ public enum JSONValidator {
       // After a value: close containers or go to the next element.
       while true {
         skipSpace()
-        guard let open = stack.last else {
-          return position == count
-        }
+        guard depth > 0 else { return position == count }
+        let open = stack[depth - 1]
         guard position < count else { return false }
         byte = bytes[position]
         position += 1
@@ -79,7 +87,7 @@ public enum JSONValidator {
         }
         let closing = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         guard byte == closing else { return false }
-        stack.removeLast()
+        depth -= 1
       }
     }
   }

@@ -109,7 +109,7 @@ public struct ReviewTableWriter: Sendable {
     for (index, column) in columns.enumerated() {
       cells[index].removeAll(keepingCapacity: true)
       var token: ArraySlice<UInt8>?
-      if let first = column.path.first,
+      if !members.isEmpty, let first = column.path.first,
         let member = members.first(where: { $0.name.utf8.elementsEqual(first) })
       {
         let json = Array(member.json.utf8)
