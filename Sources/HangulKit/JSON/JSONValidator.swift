@@ -191,6 +191,13 @@ public enum JSONValidator {
         }
       case 0..<0x20:
         return false
+      case 0xE1...0xEC, 0xEE...0xEF:
+        // Three-byte sequences without the special ranges of E0 and ED
+        // (Hangul syllables among them): two continuation bytes.
+        guard position + 2 < count, bytes[position + 1] & 0xC0 == 0x80,
+          bytes[position + 2] & 0xC0 == 0x80
+        else { return false }
+        position += 3
       default:
         guard case .scalar(_, let length) = UTF8Stream.step(bytes, at: position) else {
           return false
