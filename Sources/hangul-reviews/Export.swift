@@ -186,13 +186,18 @@ extension HangulReviews {
           recordSummary(
             read: filter.recordsExported + filter.recordsSkipped,
             ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped))
-            + (nul == .replace ? ", U+0000 replaced in \(filter.valuesWithNULReplaced) values" : "")
+            + (nul == .replace ? ", U+0000 replaced in \(count(filter.valuesWithNULReplaced))" : "")
         )
       }
       if status != 0 { throw ExitCode(status) }
       if filter.recordsSkipped > 0 || !filter.structureProblems.isEmpty { throw ExitCode(65) }
     }
   }
+}
+
+/// `1 value`, `2 values`.
+private func count(_ values: Int) -> String {
+  "\(values) value\(values == 1 ? "" : "s")"
 }
 
 extension ReviewExportFilter.Shape: ExpressibleByArgument {}

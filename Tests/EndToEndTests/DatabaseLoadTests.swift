@@ -98,6 +98,14 @@ struct DatabaseLoadTests {
         "\(result.stderr)")
       #expect(result.stderr.contains("\"content\" holds U+0000"))
       #expect(!result.stdout.contains(0))
+      let replaced = try reviews.run(
+        ["export", "--columns", "_id,content", "--nul", "replace"] + format + [data.input.path])
+      #expect(replaced.status == 0)
+      #expect(
+        replaced.stderr.hasSuffix(
+          "exported 60, skipped 0, U+0000 replaced in \(data.recordsWithNUL) values\n"),
+        "\(replaced.stderr)")
+      #expect(replaced.text.contains("nul\u{FFFD}inside\u{FFFD}"))
     }
   }
 

@@ -102,14 +102,11 @@ public struct ReviewExportFilter: ByteFilter {
     _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
     // Table rows of records that pass the checks need no parsed value.
-    if var tableWriter, decompose == nil, relativeTime == nil, raw.problem == nil,
+    if tableWriter != nil, decompose == nil, relativeTime == nil, raw.problem == nil,
       let index = ReviewRecordFastCheck.check(
         raw.bytes, contentField: contentField, timeZone: timeZone)
     {
-      self.tableWriter = nil
-      let problem = tableWriter.write(raw.bytes, index: index, into: &output)
-      self.tableWriter = tableWriter
-      if let problem {
+      if let problem = tableWriter?.write(raw.bytes, index: index, into: &output) ?? nil {
         recordsSkipped += 1
         skip(
           PositionedError(
@@ -141,11 +138,8 @@ public struct ReviewExportFilter: ByteFilter {
         let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
         members.append(("elapsed", json))
       }
-      if var tableWriter {
-        self.tableWriter = nil
-        let problem = tableWriter.write(raw.bytes, replacing: members, into: &output)
-        self.tableWriter = tableWriter
-        if let problem {
+      if tableWriter != nil {
+        if let problem = tableWriter?.write(raw.bytes, replacing: members, into: &output) ?? nil {
           recordsSkipped += 1
           skip(
             PositionedError(

@@ -323,9 +323,3 @@ public struct ReviewTableWriter: Sendable {
     return result + "\""
   }
 }
-
-/// The SQL dialect `--to sql` writes.
-public enum SQLDialect: String, Sendable, CaseIterable {
-  case sqlite
-  case postgresql
-}
