@@ -96,4 +96,22 @@ struct TableExportTests {
     writer.finish(into: &output)
     #expect(String(decoding: output, as: UTF8.self) == expected)
   }
+
+  @Test("member names that cannot be column names skip the records, with the reason")
+  func badDefaultColumnNames() {
+    let long = String(repeating: "가", count: 22)
+    for (format, record, reason) in [
+      (ReviewTableWriter.Format.sql(.postgresql), #"{"\#(long)":1}"#, "63 bytes"),
+      (.csv, #"{"a\u0000b":1}"#, "holds U+0000"),
+    ] {
+      var writer = ReviewTableWriter(format: format)
+      var output: [UInt8] = []
+      #expect(writer.write(Array(record.utf8), into: &output)?.contains(reason) == true)
+      #expect(writer.write(Array(record.utf8), into: &output)?.contains(reason) == true)
+      #expect(output.isEmpty)
+    }
+    var sqlite = ReviewTableWriter(format: .sql(.sqlite))
+    var output: [UInt8] = []
+    #expect(sqlite.write(Array(#"{"\#(long)":1}"#.utf8), into: &output) == nil)
+  }
 }

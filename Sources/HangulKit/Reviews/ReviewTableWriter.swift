@@ -65,6 +65,8 @@ public struct ReviewTableWriter: Sendable {
   /// How many values had U+0000 replaced.
   public private(set) var valuesWithNULReplaced = 0
 
+  /// Why the columns taken from the first record cannot be written, if they cannot.
+  private var columnProblem: String?
   private var started = false
   private var rowsInStatement = 0
   private var statementBytes = 0
@@ -100,7 +102,9 @@ public struct ReviewTableWriter: Sendable {
         names.append(Array(member.name.utf8))
       }
       columns = names.map(Column.init(memberName:))
+      columnProblem = Self.problem(with: names, format: format)
     }
+    if let columnProblem { return columnProblem }
     let columns = self.columns ?? []
     if cells.count != columns.count {
       cells = Array(repeating: [], count: columns.count)
@@ -147,6 +151,22 @@ public struct ReviewTableWriter: Sendable {
       if rowsInStatement > 0 { output.append(contentsOf: Array(";\n".utf8)) }
       output.append(contentsOf: Array("COMMIT;\n".utf8))
     }
+  }
+
+  /// Why member names taken as column names cannot be written: U+0000 in a
+  /// name, or a name PostgreSQL would cut to 63 bytes.
+  static func problem(with names: [[UInt8]], format: Format) -> String? {
+    for name in names {
+      let quoted = JSONWriter.quoted(String(decoding: name, as: UTF8.self))
+      if name.contains(0) {
+        return "the member name \(quoted) holds U+0000; name the columns with --columns"
+      }
+      if format == .sql(.postgresql), name.count > 63 {
+        return
+          "the member name \(quoted) is longer than the 63 bytes PostgreSQL keeps of a name; name the columns with --columns"
+      }
+    }
+    return nil
   }
 
   /// The cell of a value token: false for NULL (null or missing).
