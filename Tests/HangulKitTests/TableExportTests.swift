@@ -34,7 +34,15 @@ struct TableExportTests {
         }
       }
       let parses = (try? JSONParser.parse(bytes)) != nil
-      if parses { accepted += 1 }
+      if parses {
+        accepted += 1
+        let fromValidator = JSONValidator.memberIndex(bytes)?.members ?? []
+        let scanned = JSONMemberIndex(bytes).members
+        #expect(
+          fromValidator.map(\.name) == scanned.map(\.name)
+            && fromValidator.map(\.value) == scanned.map(\.value),
+          "\(fromValidator) \(scanned) \(String(decoding: bytes, as: UTF8.self))")
+      }
       #expect(
         JSONValidator.isValid(bytes) == parses, "\(String(decoding: bytes, as: UTF8.self))")
     }

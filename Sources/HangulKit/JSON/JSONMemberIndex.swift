@@ -10,6 +10,10 @@ public struct JSONMemberIndex: Sendable {
   /// Each member: its name token (quotes included) and its value's range.
   public private(set) var members: [(name: Range<Int>, value: Range<Int>)] = []
 
+  init(members: [(name: Range<Int>, value: Range<Int>)]) {
+    self.members = members
+  }
+
   public init(_ bytes: [UInt8]) {
     JSONTokenText.forEachMember(in: bytes, within: 0..<bytes.count) { name, value in
       members.append((name, value))

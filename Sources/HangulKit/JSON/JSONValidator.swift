@@ -15,18 +15,40 @@ public enum JSONValidator {
   }
 
   static func isValid(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) -> Bool {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(maximumDepth, 1)) {
-      isValid(bytes, maximumDepth: maximumDepth, stack: $0)
+    var members: [(name: Range<Int>, value: Range<Int>)] = []
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(maximumDepth, 1)) {
+      isValid(bytes, maximumDepth: maximumDepth, stack: $0, members: &members, collect: false)
     }
   }
 
-  /// `stack` holds the open containers, `{` or `[`.
+  /// The index of the top-level members when `bytes` are valid JSON (an
+  /// object, or no members for any other value), found in the same pass.
+  public static func memberIndex(
+    _ bytes: [UInt8], maximumDepth: Int = JSONParser.defaultMaximumDepth
+  ) -> JSONMemberIndex? {
+    var members: [(name: Range<Int>, value: Range<Int>)] = []
+    let valid = bytes.withUnsafeBufferPointer { buffer in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(maximumDepth, 1)) {
+        isValid(buffer, maximumDepth: maximumDepth, stack: $0, members: &members, collect: true)
+      }
+    }
+    return valid ? JSONMemberIndex(members: members) : nil
+  }
+
+  /// `stack` holds the open containers, `{` or `[`; with `collect`, the
+  /// members of a top-level object go to `members`.
   private static func isValid(
-    _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, stack: UnsafeMutableBufferPointer<UInt8>
+    _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int,
+    stack: UnsafeMutableBufferPointer<UInt8>,
+    members: inout [(name: Range<Int>, value: Range<Int>)], collect: Bool
   ) -> Bool {
     var position = 0
     let count = bytes.count
     var depth = 0
+    var name = 0..<0
+    var scannedName = 0..<0
+    var awaitingValue = false
+    var valueStart = -1
     @inline(__always) func skipSpace() {
       while position < count {
         let byte = bytes[position]
@@ -38,6 +60,10 @@ public enum JSONValidator {
     while true {
       skipSpace()
       guard position < count else { return false }
+      if awaitingValue, depth == 1 {
+        valueStart = position
+        awaitingValue = false
+      }
       var byte = bytes[position]
       switch byte {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -54,7 +80,9 @@ public enum JSONValidator {
           break
         }
         if byte == UInt8(ascii: "{") {
-          guard memberName(bytes, &position) else { return false }
+          guard memberName(bytes, &position, &scannedName) else { return false }
+          awaitingValue = collect && depth == 1
+          if awaitingValue { name = scannedName }
         }
         continue
       case UInt8(ascii: "\""):
@@ -72,6 +100,10 @@ public enum JSONValidator {
       }
       // After a value: close containers or go to the next element.
       while true {
+        if valueStart >= 0, depth == 1 {
+          members.append((name, valueStart..<position))
+          valueStart = -1
+        }
         skipSpace()
         guard depth > 0 else { return position == count }
         let open = stack[depth - 1]
@@ -81,7 +113,9 @@ public enum JSONValidator {
         if byte == UInt8(ascii: ",") {
           if open == UInt8(ascii: "{") {
             skipSpace()
-            guard memberName(bytes, &position) else { return false }
+            guard memberName(bytes, &position, &scannedName) else { return false }
+            awaitingValue = collect && depth == 1
+            if awaitingValue { name = scannedName }
           }
           break
         }
@@ -93,15 +127,17 @@ public enum JSONValidator {
   }
 
   /// A member name and its colon.
-  private static func memberName(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int)
-    -> Bool
-  {
+  private static func memberName(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int, _ name: inout Range<Int>
+  ) -> Bool {
     while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
       position += 1
     }
+    let start = position
     guard position < bytes.count, bytes[position] == UInt8(ascii: "\""),
       string(bytes, &position)
     else { return false }
+    name = start..<position
     while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
       position += 1
     }

@@ -12,11 +12,11 @@ enum ReviewRecordFastCheck {
   static func check(_ bytes: [UInt8], contentField: String, timeZone: ReviewTimeZone)
     -> JSONMemberIndex?
   {
-    guard JSONValidator.isValid(bytes),
+    guard
       bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-        == UInt8(ascii: "{")
+        == UInt8(ascii: "{"),
+      let index = JSONValidator.memberIndex(bytes)
     else { return nil }
-    let index = JSONMemberIndex(bytes)
     guard let content = index.valueRange(of: [Array(contentField.utf8)], in: bytes),
       bytes[content].first == UInt8(ascii: "\"")
     else { return nil }
