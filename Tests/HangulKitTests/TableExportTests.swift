@@ -122,4 +122,17 @@ struct TableExportTests {
     var output: [UInt8] = []
     #expect(sqlite.write(Array(#"{"\#(long)":1}"#.utf8), into: &output) == nil)
   }
+
+  @Test("columns find members by their decoded names, nested paths included")
+  func escapedNames() {
+    let record = Array(
+      #"{"c\u006fntent":"x","user":{"user\u004eame":"민지","n":1},"content":"y"}"#.utf8)
+    let index = JSONMemberIndex(record)
+    let content = index.valueRange(of: [Array("content".utf8)], in: record)
+    #expect(content.map { String(decoding: record[$0], as: UTF8.self) } == #""x""#)
+    let name = index.valueRange(of: [Array("user".utf8), Array("userName".utf8)], in: record)
+    #expect(name.map { String(decoding: record[$0], as: UTF8.self) } == #""민지""#)
+    #expect(index.valueRange(of: [Array("user".utf8), Array("x".utf8)], in: record) == nil)
+    #expect(index.valueRange(of: [Array("conten".utf8)], in: record) == nil)
+  }
 }

@@ -23,30 +23,43 @@ public struct JSONMemberIndex: Sendable {
 
   /// The range of the value at `path` (the first member of each name), or nil.
   public func valueRange(of path: [[UInt8]], in bytes: [UInt8]) -> Range<Int>? {
-    guard let first = path.first else { return nil }
-    var decoded: [UInt8] = []
-    for member in members {
-      let inner = (member.name.lowerBound + 1)..<(member.name.upperBound - 1)
-      let matches: Bool
-      if inner.count == first.count, !bytes[inner].contains(UInt8(ascii: "\\")) {
-        matches = bytes[inner].elementsEqual(first)
-      } else if bytes[inner].contains(UInt8(ascii: "\\")) {
-        decoded.removeAll(keepingCapacity: true)
-        JSONTokenText.appendDecodedString(bytes[member.name], to: &decoded)
-        matches = decoded == first
-      } else {
-        matches = false
-      }
-      guard matches else { continue }
-      if path.count == 1 { return member.value }
-      var range = member.value
-      for name in path.dropFirst() {
-        guard let found = JSONTokenText.memberValueRange(named: name, in: bytes, within: range)
-        else { return nil }
-        range = found
-      }
-      return range
+    guard let first = path.first, var range = topLevelRange(named: first, in: bytes) else {
+      return nil
     }
-    return nil
+    for name in path.dropFirst() {
+      guard let found = JSONTokenText.memberValueRange(named: name, in: bytes, within: range)
+      else { return nil }
+      range = found
+    }
+    return range
+  }
+
+  /// The value range of the first top-level member called `name`.
+  private func topLevelRange(named name: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+    bytes.withUnsafeBufferPointer { buffer in
+      name.withUnsafeBufferPointer { wanted in
+        for member in members {
+          let start = member.name.lowerBound + 1
+          let end = member.name.upperBound - 1
+          var equal = end - start == wanted.count
+          var escaped = false
+          for position in start..<end {
+            let byte = buffer[position]
+            if byte == UInt8(ascii: "\\") {
+              escaped = true
+              break
+            }
+            if equal, byte != wanted[position - start] { equal = false }
+          }
+          if escaped {
+            var decoded: [UInt8] = []
+            JSONTokenText.appendDecodedString(bytes[member.name], to: &decoded)
+            equal = decoded.elementsEqual(wanted)
+          }
+          if equal { return member.value }
+        }
+        return nil
+      }
+    }
   }
 }
