@@ -141,6 +141,8 @@ public struct ParallelFilterRunner: Sendable {
     var line = 1
     var firstInvalid: UTF8Validator.InvalidByte?
     var buffer: [UInt8] = []
+    // The outputs of the last round, emptied and reused: fresh pages cost more than the work.
+    var spareOutputs: [[UInt8]] = []
     while offset < file.size {
       let wanted = min(file.size - offset, threads * pieceSize)
       try readFully(file, at: offset, count: wanted, into: &buffer)
@@ -157,7 +159,8 @@ public struct ParallelFilterRunner: Sendable {
       }
       let pieces = cut(buffer[..<roundEnd], into: threads)
       let results = try buffer.withUnsafeBufferPointer { bytes in
-        try process(pieces, of: bytes, name: file.path, makeFilter: makeFilter)
+        try process(
+          pieces, of: bytes, name: file.path, outputs: &spareOutputs, makeFilter: makeFilter)
       }
       for (range, result) in zip(pieces, results) {
         try write(result.output)
@@ -175,6 +178,11 @@ public struct ParallelFilterRunner: Sendable {
             in: file, from: offset + range.lowerBound, line: line)
         }
         line += result.newlines
+      }
+      spareOutputs = results.map { result in
+        var output = result.output
+        output.removeAll(keepingCapacity: true)
+        return output
       }
       offset += roundEnd
     }
@@ -249,12 +257,16 @@ public struct ParallelFilterRunner: Sendable {
   /// others on new threads; returns the results in order.
   private func process<Filter: ByteFilter>(
     _ pieces: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, name: String,
-    makeFilter: () throws -> Filter
+    outputs: inout [[UInt8]], makeFilter: () throws -> Filter
   ) throws -> [PieceResult] {
-    let jobs = try pieces.map { range in
-      PieceJob(
+    var jobs: [PieceJob<Filter>] = []
+    for (index, range) in pieces.enumerated() {
+      let job = PieceJob(
         filter: try makeFilter(), piece: UnsafeBufferPointer(rebasing: bytes[range]), name: name)
+      if index < outputs.count { swap(&job.result.output, &outputs[index]) }
+      jobs.append(job)
     }
+    outputs = []
     var threads: [pthread_t] = []
     for job in jobs.dropFirst() {
       var thread = pthread_t()
@@ -283,7 +295,7 @@ public struct ParallelFilterRunner: Sendable {
   private func readFully(
     _ file: OpenFile, at offset: Int, count: Int, into buffer: inout [UInt8]
   ) throws {
-    buffer = [UInt8](repeating: 0, count: count)
+    if buffer.count != count { buffer = [UInt8](repeating: 0, count: count) }
     var done = 0
     while done < count {
       let got = buffer.withUnsafeMutableBytes { raw in
