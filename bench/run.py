@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only normalize|export-csv] [--only-reviews]
+                    [--only normalize|export-csv|jobs] [--only-reviews] [--jobs-size 1G]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -17,9 +17,10 @@ hangul-compose at each size, and the review import side by side with
 `jq -c '.data[]'` and a Python json + unicodedata script
 (bench/peers/reviews-nfc.py) on a generated envelope of --records records of
 the corpus's prose (bench/reviews.py; every fifth content NFD), then the peak
-memory of importing one record with a --big-record MB content. A peer that is
-not installed is skipped with a note. Last, `hangul-reviews export --to csv`
-against jq's @csv on an envelope of --records records.
+memory of importing one record with a --big-record MB content, then
+`hangul-reviews export --to csv` against jq's @csv on an envelope of --records
+records, and last --jobs 2 against --jobs 1 on --jobs-size files (all cores).
+A peer that is not installed is skipped with a note.
 """
 import argparse
 import os
@@ -86,7 +87,8 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["normalize", "export-csv"], help="run only this part")
+    parser.add_argument("--only", choices=["normalize", "export-csv", "jobs"], help="run only this part")
+    parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="hangul-bench-")
@@ -119,6 +121,9 @@ def main():
         with open(inputs["nfd"], "wb") as f:
             f.write(unicodedata.normalize("NFD", text.decode("utf-8")).encode("utf-8"))
 
+        if options.only == "jobs":
+            jobs_section(options, work, ours, inputs)
+            return
         if options.only == "normalize":
             normalize_section(options, work, ours, peer, inputs, text)
             return
@@ -184,6 +189,8 @@ def main():
 
         print("\nreview export to CSV:")
         export_csv(work, options, ours("hangul-reviews"))
+
+        jobs_section(options, work, ours, inputs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -257,6 +264,59 @@ def mixed_text(text):
             phrase = MIXED_PHRASES[(number // 5) % len(MIXED_PHRASES)]
             out.append(unicodedata.normalize("NFD", phrase) if number % 2 else phrase)
     return "\n".join(out).encode("utf-8")
+
+
+def jobs_section(options, work, ours, inputs):
+    """--jobs 2 against --jobs 1 on a --jobs-size file, on every core (no taskset)."""
+    target = size(options.jobs_size)
+    cores = os.cpu_count()
+    print(f"\n--jobs on {options.jobs_size} files ({cores} cores, no taskset; input a file argument, "
+          f"output to /dev/null; median of {options.runs} runs, alternating; outputs checked equal by SHA-256)")
+    header = f"{'task':28} {'jobs 1 MB/s':>11} {'jobs 2 MB/s':>11} {'speed-up':>9} {'peak MiB j2':>12}"
+    print(header)
+    print("-" * len(header))
+    tasks = [
+        ("2-set QWERTY keys → text", "qwerty", [ours("hangul-compose"), "--keys", "qwerty"]),
+        ("text → NFD", "text", [ours("hangul-decompose"), "--to", "nfd"]),
+        ("text → keys", "text", [ours("hangul-decompose")]),
+        ("NFD → NFC (normalize)", "nfd", [ours("hangul-normalize")]),
+    ]
+    for name, kind, argv in tasks:
+        with open(inputs[kind], "rb") as f:
+            data = f.read()
+        cut = data.rfind(b"\n") + 1
+        data = data[:cut] or data
+        path = f"{work}/jobs-input"
+        with open(path, "wb") as f:
+            written = 0
+            while written < target:
+                piece = data[: target - written]
+                f.write(piece)
+                written += len(piece)
+        digests = set()
+        for jobs in ("1", "2"):
+            digest = subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
+                                    check=True, capture_output=True, text=True).stdout
+            digests.add(digest)
+        times = {"1": [], "2": []}
+        peak = 0.0
+        for _ in range(options.runs):
+            for jobs in ("1", "2"):
+                with tempfile.NamedTemporaryFile("r") as report:
+                    start = time.perf_counter()
+                    status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv
+                                             + ["--jobs", jobs, path], stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)
+                    times[jobs].append(time.perf_counter() - start)
+                    if jobs == "2":
+                        peak = max(peak, int(report.read().split()[-1]) / 1024)
+                if status != 0:
+                    sys.exit(f"failed: {' '.join(argv)} --jobs {jobs}")
+        megabytes = os.path.getsize(path) / 1e6
+        one, two = statistics.median(times["1"]), statistics.median(times["2"])
+        print(f"{name:28} {megabytes / one:11.1f} {megabytes / two:11.1f} {one / two:8.2f}× {peak:12.1f}"
+              f"{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
+        os.remove(path)
 
 
 def timed_runs(argv, source, work, runs, name):

@@ -78,6 +78,8 @@ struct HangulCompose: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
+  @OptionGroup var jobs: JobsOptions
+
   @Argument(help: "Keystroke logs to read; - is standard input.", completion: .file())
   var files: [String] = []
 
@@ -100,6 +102,21 @@ struct HangulCompose: ParsableCommand {
     let keyboard = try compose.loadKeyboard()
     var status: Int32
     switch format {
+    case .text where jobs.jobs != 1 && !stats && !verify:
+      // A newline ends the line for good in a text log, so lines can go to separate threads.
+      let maximumLineLength = maxLine.value
+      let keys = compose.keys
+      let normalizesAll = nfc
+      let runner = ParallelFilterRunner(
+        paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+      status = runner.run(
+        makeFilter: {
+          NormalizingFilter(
+            ComposeFilter(
+              keys: keys, keyboard: keyboard, options: options,
+              maximumLineLength: maximumLineLength, countsOutput: false),
+            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil)
+        }, report: diagnostics.report)
     case .text:
       status = try run(
         ComposeFilter(

@@ -53,6 +53,8 @@ struct HangulDecompose: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
+  @OptionGroup var jobs: JobsOptions
+
   @Argument(help: "Text files to read; - is standard input.", completion: .file())
   var files: [String] = []
 
@@ -93,20 +95,27 @@ struct HangulDecompose: ParsableCommand {
     // nfd is the NFD of the whole text, through hangul-normalize's fast path.
     let status =
       if to == .nfd {
-        run(try NormalizeFilter(form: .nfd), verifier, diagnostics)
+        try run({ try NormalizeFilter(form: .nfd) }, verifier, diagnostics)
       } else if to == .qwerty && !keyboard.hasJamoLabels {
-        run(LayoutDecomposeFilter(keyboard: keyboard), verifier, diagnostics)
+        try run({ LayoutDecomposeFilter(keyboard: keyboard) }, verifier, diagnostics)
       } else {
-        run(DecomposeFilter(form: to, keyboard: keyboard, plain: plain), verifier, diagnostics)
+        try run(
+          { DecomposeFilter(form: to, keyboard: keyboard, plain: plain) }, verifier, diagnostics)
       }
     if status != 0 { throw ExitCode(status) }
   }
 
   /// Runs a decomposing filter with the checks asked for; returns the exit status.
   func run<Filter: ByteFilter>(
-    _ inner: Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
-  ) -> Int32 {
-    var filter = VerifyingFilter(inner, verifier: verifier)
+    _ makeFilter: () throws -> Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
+  ) throws -> Int32 {
+    if verifier == nil, jobs.jobs != 1 {
+      // Every filter here starts each line afresh: lines can go to separate threads.
+      let runner = ParallelFilterRunner(
+        paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+      return runner.run(makeFilter: makeFilter, report: diagnostics.report)
+    }
+    var filter = VerifyingFilter(try makeFilter(), verifier: verifier)
     let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
       &filter, report: diagnostics.report)
     return verificationStatus(of: filter, after: status, report: diagnostics.report)

@@ -59,6 +59,8 @@ struct HangulNormalize: ParsableCommand {
 
   @OptionGroup var input: InputOptions
 
+  @OptionGroup var jobs: JobsOptions
+
   @Argument(
     help: "Text files to read (- is standard input), or with --rename the paths to rename.",
     completion: .file())
@@ -83,6 +85,17 @@ struct HangulNormalize: ParsableCommand {
   }
 
   func filter(_ diagnostics: Diagnostics) throws -> Int32 {
+    if !verify, jobs.jobs != 1 {
+      // Without --verify, a line's normal form depends on that line alone.
+      let runner = ParallelFilterRunner(
+        paths: files, jobs: jobs.jobs, separator: zeroTerminated ? 0 : 0x0A,
+        inputEncoding: input.encoding)
+      return runner.run(
+        makeFilter: {
+          try CheckedNormalizeFilter(
+            form: form, verify: false, separator: zeroTerminated ? 0 : 0x0A)
+        }, report: diagnostics.report)
+    }
     var filter = try CheckedNormalizeFilter(
       form: form, verify: verify, separator: zeroTerminated ? 0 : 0x0A)
     let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(

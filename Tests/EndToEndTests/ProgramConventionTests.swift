@@ -28,7 +28,7 @@ struct ProgramConventionTests {
   }
 
   static let usageErrors: [(command: [String], message: String)] = [
-    (["hangul-compose", "--bogus"], "hangul-compose: Unknown option '--bogus'"),
+    (["hangul-compose", "--bogus-option"], "hangul-compose: Unknown option '--bogus-option'"),
     (
       ["hangul-compose", "--max-line", "-5"],
       "hangul-compose: The value '-5' is invalid for '--max-line <size>': "

@@ -17,5 +17,6 @@ complete -c hangul-compose -l stats-format -x -a 'text json' -d 'How --stats wri
 complete -c hangul-compose -l start-mode -x -a 'korean english' -d 'Events: the input mode each document starts in, korean or english (HangulMode toggles).'
 complete -c hangul-compose -l output -x -a 'text jsonl' -d 'Events: write each document as text, or as jsonl ({"doc":…,"text":…} a line).'
 complete -c hangul-compose -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
+complete -c hangul-compose -l jobs -x -d 'Split regular files at line boundaries and run the pieces on n threads (0: one per core).'
 complete -c hangul-compose -l version -d 'Show the version.'
 complete -c hangul-compose -s h -l help -d 'Show help information.'

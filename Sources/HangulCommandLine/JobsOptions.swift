@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The `--jobs N` option of the filters (SPEC §3.3): how many threads run
+/// the pieces of a regular file.
+///
+///     hangul-normalize --jobs 0 big.txt   # one thread per core
+public struct JobsOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Split regular files at line boundaries and run the pieces on n threads (0: one per core).",
+      valueName: "n"))
+  public var jobs = 1
+
+  public init() {}
+
+  public func validate() throws {
+    guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more.") }
+  }
+}

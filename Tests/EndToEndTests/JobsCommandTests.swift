@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// `--jobs N` (SPEC §3.3): the output, the messages and the status are those
+/// of `--jobs 1`.
+@Suite("--jobs end to end")
+struct JobsCommandTests {
+  /// Korean prose: the shared corpus when present, else a sample repeated.
+  static func prose() throws -> Data {
+    let corpus = URL(fileURLWithPath: "/work/shared/corpus/ko-prose.txt")
+    if let data = try? Data(contentsOf: corpus) {
+      // About 1.5 MB, whole lines: several pieces of 2 MiB over the runs' files.
+      let prefix = data.prefix(1_500_000)
+      return prefix.prefix(through: prefix.lastIndex(of: 0x0A) ?? prefix.startIndex)
+    }
+    let sample = try Data(contentsOf: repositoryFile("samples/qwerty-keys.expected.txt"))
+    return Data(Array(repeating: sample, count: 8_000).joined())
+  }
+
+  /// Writes the inputs of the runs: the prose with a byte that is not UTF-8
+  /// in its middle, and the prose as 2-set jamo and QWERTY keys.
+  static func inputs(in folder: URL) throws -> (text: URL, jamo: URL, qwerty: URL) {
+    var text = try prose()
+    text.insert(contentsOf: [0xC7, 0xD1, 0x0A], at: text.count / 2)
+    let textURL = folder.appendingPathComponent("prose.txt")
+    try text.write(to: textURL)
+    let jamo = try Executable("hangul-decompose").run([textURL.path]).stdout
+    let jamoURL = folder.appendingPathComponent("prose.keys")
+    try jamo.write(to: jamoURL)
+    let qwerty = try Executable("hangul-decompose").run(["--to", "qwerty", textURL.path]).stdout
+    let qwertyURL = folder.appendingPathComponent("prose.qwerty")
+    try qwerty.write(to: qwertyURL)
+    return (textURL, jamoURL, qwertyURL)
+  }
+
+  enum Input: String, CaseIterable { case text, jamo, qwerty }
+
+  static let runs: [(program: String, arguments: [String], input: Input)] = [
+    ("hangul-compose", [], .jamo),
+    ("hangul-compose", ["--keys", "qwerty"], .qwerty),
+    ("hangul-compose", ["--nfc", "--max-line", "200"], .jamo),
+    ("hangul-compose", ["--stats"], .jamo),
+    ("hangul-decompose", [], .text),
+    ("hangul-decompose", ["--to", "qwerty"], .text),
+    ("hangul-decompose", ["--to", "nfd"], .text),
+    ("hangul-decompose", ["--to", "qwerty", "--keyboard", "3f"], .text),
+    ("hangul-decompose", ["--verify"], .text),
+    ("hangul-normalize", ["--form", "nfd"], .text),
+    ("hangul-normalize", ["--form", "nfkc"], .jamo),
+    ("hangul-normalize", ["-z"], .text),
+  ]
+
+  @Test("--jobs 2, 4 and 0 write what --jobs 1 writes", arguments: runs.indices)
+  func sameAsOneJob(run index: Int) throws {
+    let (program, arguments, input) = Self.runs[index]
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try Self.inputs(in: folder)
+    let path =
+      switch input {
+      case .text: files.text.path
+      case .jamo: files.jamo.path
+      case .qwerty: files.qwerty.path
+      }
+    let executable = Executable(program)
+    // The file twice: pieces of two files, the second file's lines counted on from 1.
+    let single = try executable.run(arguments + ["--jobs", "1", path, path])
+    #expect(!single.stdout.isEmpty)
+    #expect(single.stderr.contains(": warning: byte 0x"))
+    for jobs in ["2", "4", "0"] {
+      let parallel = try executable.run(arguments + ["--jobs", jobs, path, path])
+      #expect(parallel.status == single.status, "\(program) \(arguments) --jobs \(jobs)")
+      #expect(parallel.stdout == single.stdout, "\(program) \(arguments) --jobs \(jobs)")
+      #expect(parallel.stderr == single.stderr, "\(program) \(arguments) --jobs \(jobs)")
+    }
+  }
+
+  @Test("standard input streams as with --jobs 1")
+  func standardInput() throws {
+    let result = try Executable("hangul-compose").run(
+      ["--jobs", "2", "--keys", "qwerty"], input: Data("dkssud\n".utf8))
+    #expect(result.status == 0)
+    #expect(result.text == "안녕\n")
+  }
+
+  @Test("a negative --jobs is a usage error")
+  func negativeJobs() throws {
+    let result = try Executable("hangul-normalize").run(["--jobs=-1"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("hangul-normalize: --jobs takes a number of threads"))
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import HangulKit
+import Testing
+
+/// `ParallelFilterRunner` must write what `FilterRunner` writes, messages
+/// included, however small the pieces.
+@Suite struct ParallelFilterRunnerTests {
+  /// Korean text of a few hundred lines: the shared corpus when present, else a sample.
+  static let prose: [UInt8] = {
+    let corpus = URL(fileURLWithPath: "/work/shared/corpus/ko-prose.txt")
+    if let data = try? Data(contentsOf: corpus) { return Array(data.prefix(60_000)) }
+    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let sample = here.appendingPathComponent("../../samples/qwerty-keys.expected.txt")
+    let text = (try? Data(contentsOf: sample)).map(Array.init) ?? Array("안녕하세요\n".utf8)
+    return Array(repeating: text, count: 40).flatMap { $0 }
+  }()
+
+  /// The prose as 2-set keys with Backspaces, a byte that is not UTF-8 in the
+  /// middle, a line longer than any piece, and no newline at the end.
+  static let keys: [UInt8] = {
+    var decomposer = DecomposeFilter(form: .keys)
+    var bytes = (try? decomposer.filtered(prose)) ?? []
+    let middle = bytes.count / 2
+    bytes.insert(contentsOf: [0x08, 0x7F, 0xC7, 0xD1, 0x0A, 0xE3, 0x85, 0x81, 0x08], at: middle)
+    bytes += Array(repeating: Array("ㄱㅏㄱ".utf8), count: 900).flatMap { $0 }
+    bytes += [0x0A] + Array("ㄷㅏㄹㄱ".utf8)
+    return bytes
+  }()
+
+  /// Runs `makeFilter` over `inputs` (written to files) with `runner`; returns
+  /// the output, the messages and the status.
+  static func run<Filter: ByteFilter>(
+    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, separator: UInt8 = 0x0A,
+    _ makeFilter: () throws -> Filter
+  ) throws -> (output: [UInt8], messages: [String], status: Int32) {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("parallel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var paths: [String] = []
+    for (index, input) in inputs.enumerated() {
+      let url = folder.appendingPathComponent("in\(index).txt")
+      try Data(input).write(to: url)
+      paths.append(url.path)
+    }
+    let outputURL = folder.appendingPathComponent("out")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: outputURL)
+    var messages: [String] = []
+    let report: (String) -> Void = {
+      messages.append($0.replacingOccurrences(of: folder.path, with: ""))
+    }
+    let status: Int32
+    if jobs == 1 {
+      var filter = try makeFilter()
+      status = FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
+        &filter, report: report)
+    } else {
+      let runner = ParallelFilterRunner(
+        paths: paths, jobs: jobs, separator: separator, pieceSize: pieceSize,
+        outputDescriptor: handle.fileDescriptor)
+      status = runner.run(makeFilter: makeFilter, report: report)
+    }
+    try handle.close()
+    return (Array(try Data(contentsOf: outputURL)), messages, status)
+  }
+
+  /// Expects jobs 2, 3 and 4 with pieces of several sizes to give what jobs 1 gives.
+  static func expectSameAsOneThread<Filter: ByteFilter>(
+    _ inputs: [[UInt8]], separator: UInt8 = 0x0A, _ makeFilter: () throws -> Filter
+  ) throws {
+    let single = try run(inputs, jobs: 1, pieceSize: 0, separator: separator, makeFilter)
+    #expect(!single.output.isEmpty)
+    for (jobs, pieceSize) in [(2, 997), (3, 4096), (4, 65_536), (2, 1 << 21)] {
+      let parallel = try run(
+        inputs, jobs: jobs, pieceSize: pieceSize, separator: separator, makeFilter)
+      expectSameBytes(parallel.output, single.output)
+      #expect(parallel.messages == single.messages, "jobs \(jobs), pieces of \(pieceSize)")
+      #expect(parallel.status == single.status)
+    }
+  }
+
+  @Test func composingKeysWithBackspacesAndBadBytes() throws {
+    try Self.expectSameAsOneThread([Self.keys]) { ComposeFilter(keys: .jamo) }
+    #expect(
+      try Self.run([Self.keys], jobs: 1, pieceSize: 0) { ComposeFilter() }.messages.count == 1)
+  }
+
+  @Test func composingWithLinesFlushedPastTheMaximum() throws {
+    try Self.expectSameAsOneThread([Self.keys]) {
+      ComposeFilter(keys: .jamo, maximumLineLength: 100)
+    }
+  }
+
+  @Test func composingSeveralFiles() throws {
+    let half = Self.keys.count / 2
+    let cut = (Self.keys[..<half].lastIndex(of: 0x0A) ?? 0) + 1
+    try Self.expectSameAsOneThread([Array(Self.keys[..<cut]), [], Array(Self.keys[cut...])]) {
+      ComposeFilter(keys: .jamo)
+    }
+  }
+
+  @Test func aFileEndingMidLineBeforeAnotherRunsAsOneThread() throws {
+    // The line goes on into the next file: the pieces cannot be cut apart.
+    try Self.expectSameAsOneThread([Array("ㄱㅏ".utf8), Array("ㄱㅏ\n".utf8) + Self.keys]) {
+      ComposeFilter(keys: .jamo)
+    }
+  }
+
+  @Test(arguments: [DecompositionForm.keys, .qwerty, .jamo, .initials])
+  func decomposing(form: DecompositionForm) throws {
+    try Self.expectSameAsOneThread([Self.prose, Self.keys]) { DecomposeFilter(form: form) }
+  }
+
+  @Test(arguments: [ICUNormalizer.Form.nfc, .nfd, .nfkc, .nfkd])
+  func normalizing(form: ICUNormalizer.Form) throws {
+    var nfd = try NormalizeFilter(form: .nfd)
+    let decomposed = try nfd.filtered(Self.prose)
+    try Self.expectSameAsOneThread([decomposed, Self.keys]) { try NormalizeFilter(form: form) }
+  }
+
+  @Test func normalizingNulTerminatedRecords() throws {
+    let records = Self.prose.map { $0 == 0x0A ? 0 : $0 }
+    try Self.expectSameAsOneThread([records], separator: 0) {
+      try CheckedNormalizeFilter(form: .nfd, verify: false, separator: 0)
+    }
+  }
+
+  /// A filter that stops with an error at the first line that is `STOP`.
+  struct StoppingFilter: ByteFilter {
+    var name = ""
+    var line = 1
+    var atLineStart = true
+    var lineText: [UInt8] = []
+
+    mutating func beginInput(named name: String) { self.name = name }
+
+    mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws {
+      for byte in chunk {
+        output.append(byte)
+        if byte == 0x0A {
+          if lineText == Array("STOP".utf8) {
+            throw PositionedError(file: name, line: line, column: 1, message: "stopped")
+          }
+          lineText = []
+          line += 1
+        } else {
+          lineText.append(byte)
+        }
+      }
+    }
+
+    mutating func finish(into output: inout [UInt8]) throws {}
+  }
+
+  @Test func anErrorInAPieceHasItsLineInTheFile() throws {
+    var input = Self.prose
+    input.insert(contentsOf: Array("STOP\n".utf8), at: (input.firstIndex(of: 0x0A) ?? 0) + 1)
+    let lineCount = input.count { $0 == 0x0A }
+    input += Array("STOP\n".utf8)  // the last line: only the first is reported
+    let shifted = Array(Self.prose) + input
+    let single = try Self.run([shifted], jobs: 1, pieceSize: 0) { StoppingFilter() }
+    #expect(single.status == 65)
+    #expect(single.messages == ["/in0.txt:\(Self.prose.count { $0 == 0x0A } + 2):1: stopped"])
+    #expect(lineCount > 2)
+    try Self.expectSameAsOneThread([shifted]) { StoppingFilter() }
+  }
+}
