@@ -76,7 +76,7 @@ struct HangulDecompose: ParsableCommand {
     } catch {
       throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
     }
-    if to == .keys, !loaded.hasJamoLabels {
+    if to == .keys, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
       throw ValidationError(
         "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --to qwerty."
       )
@@ -94,6 +94,10 @@ struct HangulDecompose: ParsableCommand {
     let status =
       if to == .nfd {
         run(try NormalizeFilter(form: .nfd), verifier, diagnostics)
+      } else if to.isKeystrokes, keyboard.layout.type == .keypad {
+        run(
+          KeypadDecomposeFilter(keys: to == .keys ? .jamo : .qwerty, keyboard: keyboard), verifier,
+          diagnostics)
       } else if to == .qwerty && !keyboard.hasJamoLabels {
         run(LayoutDecomposeFilter(keyboard: keyboard), verifier, diagnostics)
       } else {
