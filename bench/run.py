@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks the hangul tools side by side with their peers.
 
-Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G] [--only normalize]
+Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
+                    [--only normalize|export-csv] [--only-reviews]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -17,7 +18,8 @@ hangul-compose at each size, and the review import side by side with
 (bench/peers/reviews-nfc.py) on a generated envelope of --records records of
 the corpus's prose (bench/reviews.py; every fifth content NFD), then the peak
 memory of importing one record with a --big-record MB content. A peer that is
-not installed is skipped with a note.
+not installed is skipped with a note. Last, `hangul-reviews export --to csv`
+against jq's @csv on an envelope of --records records.
 """
 import argparse
 import os
@@ -84,7 +86,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["normalize"], help="run only the hangul-normalize section")
+    parser.add_argument("--only", choices=["normalize", "export-csv"], help="run only this part")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="hangul-bench-")
@@ -92,6 +94,10 @@ def main():
         sh(f"cd {ROOT} && swift build -c release >/dev/null")
         bin_dir = subprocess.run(f"cd {ROOT} && swift build -c release --show-bin-path", shell=True,
                                  check=True, capture_output=True, text=True).stdout.strip()
+        if options.only == "export-csv":
+            print("review export to CSV:")
+            export_csv(work, options, os.path.join(bin_dir, "hangul-reviews"))
+            return
         peers = os.path.join(ROOT, "bench", "peers")
         sh(f"cc -O2 -o {work}/libhangul-compose {peers}/libhangul-compose.c $(pkg-config --cflags --libs libhangul)")
         sh(f"cc -O2 -o {work}/icu-normalize {peers}/icu-normalize.c $(pkg-config --cflags --libs icu-uc)")
@@ -175,6 +181,9 @@ def main():
             os.remove(path)
 
         reviews(options, ours, work)
+
+        print("\nreview export to CSV:")
+        export_csv(work, options, ours("hangul-reviews"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -343,6 +352,53 @@ def normalize_section(options, work, ours, peer, inputs, text):
         print(f"  ratio: {peer_seconds / ours_seconds:.1f}× (target ≥ 10×)")
     else:
         print("  convmv: skipped (not installed; Debian package convmv)")
+
+
+def review_envelope(path, corpus, count):
+    """An API envelope of `count` review records whose contents are the corpus's lines."""
+    import json
+    with open(corpus, encoding="utf-8") as f:
+        lines = [line.strip() for line in f if line.strip()]
+    with open(path, "w", encoding="utf-8") as out:
+        out.write('{"data":[\n')
+        for i in range(count):
+            record = {"_id": "%024x" % i, "user": {"_id": "%024x" % (i * 7), "isAdmin": False,
+                      "userName": "사용자%d" % i, "profileImage": "https://cdn.example.com/p/%d.png" % i},
+                      "theme": "61e8b80c08e35fb8f37c30eb", "parentReview": None, "childReviews": [], "likes": [],
+                      "isBuy": i % 2 == 0, "isTop": False, "isCreator": False, "isGhost": False, "hide": False,
+                      "content": "Rating: ⭐⭐⭐⭐\nReview: \"%s\"" % lines[i % len(lines)],
+                      "createdAt": "2022-07-21T11:53:58.652Z", "updatedAt": "2022-07-21T11:53:58.652Z", "__v": 0}
+            out.write(("  " if i == 0 else ",\n  ") + json.dumps(record, ensure_ascii=False))
+        out.write("\n]}\n")
+
+
+def export_csv(work, options, reviews):
+    """`export --to csv` against jq's @csv on the same envelope: time, ratio, memory, same rows."""
+    import csv
+    jq = shutil.which("jq")
+    if jq is None:
+        print("  skipped: jq is not installed (apt-get install jq)")
+        return
+    source = f"{work}/envelope.json"
+    review_envelope(source, options.corpus, options.records)
+    ours_argv = [reviews, "export", "-q", "--to", "csv", "--columns", "_id,user.userName,content,createdAt"]
+    jq_argv = [jq, "-r", ".data[] | [._id, .user.userName, .content, .createdAt] | @csv"]
+    our_times, jq_times, peaks = [], [], []
+    for _ in range(options.runs):
+        seconds, peak = timed(ours_argv, source, f"{work}/ours.csv")
+        our_times.append(seconds)
+        peaks.append(peak)
+        seconds, _ = timed(jq_argv, source, f"{work}/jq.csv")
+        jq_times.append(seconds)
+    with open(f"{work}/ours.csv", newline="", encoding="utf-8") as a, \
+            open(f"{work}/jq.csv", newline="", encoding="utf-8") as b:
+        same = list(csv.reader(a))[1:] == list(csv.reader(b))
+    megabytes = os.path.getsize(source) / 1e6
+    ratios = [j / o for o, j in zip(our_times, jq_times)]
+    print(f"  {options.records} records, {megabytes:.1f} MB: ours {statistics.median(our_times):.2f} s, "
+          f"jq {statistics.median(jq_times):.2f} s, {statistics.median(ratios):.2f}× faster, "
+          f"peak {max(peaks):.1f} MiB{'' if same else '  ROWS DIFFER'}")
+    os.remove(source)
 
 
 def check(compare, work, source, peer):

@@ -8,10 +8,16 @@ import HangulKit
 extension HangulReviews {
   struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Write review records as JSON Lines, the API envelope, or POST bodies.",
+      abstract:
+        "Write review records as JSON Lines, the API envelope, POST bodies, CSV, COPY text or SQL.",
       discussion: """
         --to jsonl writes one record a line, --to api the envelope {"data":[…]}, --to \
-        post one {"content": …} body a line. --decompose rewrites the content; \
+        post one {"content": …} body a line. For bulk loading: --to csv (RFC 4180, header \
+        row, CRLF), --to tsv (PostgreSQL COPY text format, no header) and --to sql \
+        --dialect sqlite|postgresql (CREATE TABLE IF NOT EXISTS and INSERTs in one \
+        transaction), with the columns of --columns (dotted member paths; default: the \
+        members of the first record). A value holding U+0000 skips its record unless \
+        --nul replace. --decompose rewrites the content; \
         --relative-time adds "elapsed": N초 전, N분 전, N시간 전, or the date in the \
         locale's numeric style (ko_KR: 2022. 07. 21.); a date in the future keeps its raw \
         value. A record that cannot be exported is reported and skipped (status 65).
@@ -22,10 +28,35 @@ extension HangulReviews {
             samples/reviews-keys.expected.jsonl
           hangul-reviews export --relative-time --now 2022-07-22T00:00:00Z \\
             --time-zone Asia/Seoul samples/reviews-keys.expected.jsonl
+          hangul-reviews export --to csv --columns _id,user.userName,content \\
+            samples/reviews-keys.expected.jsonl
+          hangul-reviews export --to sql --dialect postgresql --table reviews \\
+            samples/reviews-keys.expected.jsonl
         """)
 
-    @Option(help: "What to write: jsonl, api (the envelope) or post (request bodies).")
+    @Option(
+      help:
+        "What to write: jsonl, api (the envelope), post (request bodies), csv, tsv (COPY text) or sql."
+    )
     var to: ReviewExportFilter.Shape = .jsonl
+
+    @Option(
+      help: ArgumentHelp(
+        "With csv, tsv or sql: the member paths to write, comma-separated (user.userName).",
+        valueName: "list"))
+    var columns: String?
+
+    @Option(help: "With --to sql: write SQL for sqlite or postgresql.")
+    var dialect: SQLDialect?
+
+    @Option(help: ArgumentHelp("With --to sql: the table to create and fill.", valueName: "name"))
+    var table: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "With csv, tsv or sql: a value holding U+0000 skips its record (reject) or is written with U+FFFD (replace).",
+        valueName: "policy"))
+    var nul: ReviewTableWriter.NULPolicy = .reject
 
     @Option(
       help: ArgumentHelp(
@@ -76,7 +107,40 @@ extension HangulReviews {
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
+    /// The paths of --columns.
+    var columnPaths: [String]? {
+      columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
     func validate() throws {
+      let tabular = to.tableFormat(dialect: .sqlite) != nil
+      if !tabular, columns != nil || nul != .reject {
+        throw ValidationError("--columns and --nul only apply with --to csv, tsv or sql.")
+      }
+      if to != .sql, dialect != nil || table != nil {
+        throw ValidationError("--dialect and --table only apply with --to sql.")
+      }
+      if to == .sql, dialect == nil {
+        throw ValidationError("--to sql needs --dialect sqlite or --dialect postgresql.")
+      }
+      if let paths = columnPaths {
+        for path in paths
+        where path.isEmpty
+          || path.split(separator: ".").count
+            != path.split(separator: ".", omittingEmptySubsequences: false).count
+        {
+          throw ValidationError(
+            "--columns '\(columns ?? "")' has an empty column or member name; write paths like _id,user.userName."
+          )
+        }
+      }
+      if table?.isEmpty == true { throw ValidationError("--table needs a name.") }
+      if dialect == .postgresql {
+        for name in (columnPaths ?? []) + [table ?? ""] where name.utf8.count > 63 {
+          throw ValidationError(
+            "'\(name)' is longer than the 63 bytes PostgreSQL keeps of a name; use a shorter one.")
+        }
+      }
       if plain, decompose?.isKeystrokes != true {
         throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty.")
       }
@@ -115,10 +179,15 @@ extension HangulReviews {
         }
         relative = RelativeTime(now: instant, timeZone: zone, style: style)
       }
+      var tableWriter: ReviewTableWriter?
+      if let format = to.tableFormat(dialect: dialect ?? .sqlite) {
+        tableWriter = ReviewTableWriter(
+          format: format, columns: columnPaths, table: table ?? "reviews", nul: nul)
+      }
       var filter = ReviewExportFilter(
-        to: to, decompose: decompose, plainKeys: plain, relativeTime: relative,
-        contentField: contentField, recordsField: recordsField, timeZone: zone,
-        structureProblem: { errors.add($0.description) }
+        to: to, table: tableWriter, decompose: decompose, plainKeys: plain,
+        relativeTime: relative, contentField: contentField, recordsField: recordsField,
+        timeZone: zone, structureProblem: { errors.add($0.description) }
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
         &filter, report: diagnostics.report)
@@ -127,7 +196,9 @@ extension HangulReviews {
         diagnostics.report(
           recordSummary(
             read: filter.recordsExported + filter.recordsSkipped,
-            ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped)))
+            ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped))
+            + (nul == .replace ? ", U+0000 replaced in \(count(filter.valuesWithNULReplaced))" : "")
+        )
       }
       if status != 0 { throw ExitCode(status) }
       if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
@@ -135,4 +206,11 @@ extension HangulReviews {
   }
 }
 
+/// `1 value`, `2 values`.
+private func count(_ values: Int) -> String {
+  "\(values) value\(values == 1 ? "" : "s")"
+}
+
 extension ReviewExportFilter.Shape: ExpressibleByArgument {}
+extension SQLDialect: ExpressibleByArgument {}
+extension ReviewTableWriter.NULPolicy: ExpressibleByArgument {}

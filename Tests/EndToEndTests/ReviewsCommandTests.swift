@@ -106,7 +106,14 @@ struct ReviewsCommandTests {
       ["export", "--locale", "xx_YY", "--relative-time"],
       ["export", "--time-zone", "Mars/Olympus"],
       ["export", "--now", "2022-07-21T00:00:00Z"], ["export", "--relative-time", "--now", "soon"],
-      ["import", "--content", "html"], ["export", "--to", "csv"], ["frobnicate"], [],
+      ["import", "--content", "html"], ["export", "--to", "sql"],
+      ["export", "--to", "csv", "--dialect", "sqlite"], ["export", "--nul", "replace"],
+      ["export", "--to", "csv", "--columns", "_id,,content"],
+      [
+        "export", "--to", "sql", "--dialect", "postgresql", "--table",
+        String(repeating: "t", count: 64),
+      ],
+      ["frobnicate"], [],
     ])
   func badUsage(arguments: [String]) throws {
     let result = try reviews.run(arguments)

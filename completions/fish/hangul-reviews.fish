@@ -2,7 +2,7 @@
 
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -f
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -a import -d 'Validate review records and write them as JSON Lines with normalized content.'
-complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -a export -d 'Write review records as JSON Lines, the API envelope, or POST bodies.'
+complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -a export -d 'Write review records as JSON Lines, the API envelope, POST bodies, CSV, COPY text or SQL.'
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -l version -d 'Show the version.'
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -s h -l help -d 'Show help information.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l content -x -a 'text keys' -d 'How content is written: text (normalized to NFC) or keys (composed from keystrokes).'
@@ -22,7 +22,11 @@ complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l quiet -s q
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l version -d 'Show the version.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show help information.'
-complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l to -x -a 'jsonl api post' -d 'What to write: jsonl, api (the envelope) or post (request bodies).'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l to -x -a 'jsonl api post csv tsv sql' -d 'What to write: jsonl, api (the envelope), post (request bodies), csv, tsv (COPY text) or sql.'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l columns -x -d 'With csv, tsv or sql: the member paths to write, comma-separated (user.userName).'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l dialect -x -a 'sqlite postgresql' -d 'With --to sql: write SQL for sqlite or postgresql.'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l table -x -d 'With --to sql: the table to create and fill.'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l nul -x -a 'reject replace' -d 'With csv, tsv or sql: a value holding U+0000 skips its record (reject) or is written with U+FFFD (replace).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l decompose -x -a 'keys jamo nfd qwerty initials' -d 'Rewrite the content as keys, jamo, nfd, qwerty or initials.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l plain -d 'With --decompose keys or qwerty: no U+200C or U+2060, so no exact round trip (lossy).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l relative-time -d 'Add "elapsed": how long ago each review was written.'

@@ -2,7 +2,8 @@
 /// a Hangul input method behaves (SPEC §3.1, the editor behind event logs):
 /// text is inserted at the cursor, Backspace deletes before it, Delete after
 /// it, the arrows, Home and End move it, and every movement commits the
-/// syllable being composed.
+/// syllable being composed. Keyboards without jamo labels and
+/// `--auto-reorder` type through a ``LayoutTyping`` exactly as ``LineEditor`` does.
 ///
 ///     var editor = DocumentEditor()
 ///     for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
@@ -39,6 +40,14 @@ public struct DocumentEditor: Sendable {
 
   /// The automaton for the syllable being composed at the cursor.
   public private(set) var composer: SyllableComposer
+  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
+  /// and its keystroke history: when ``usesLayout`` is set, it composes
+  /// instead of ``composer``.
+  public private(set) var layoutTyping: LayoutTyping
+  /// Whether ``layoutTyping`` composes.
+  public let usesLayout: Bool
+  /// The UTF-8 that ``layoutTyping`` writes, before it goes in at the cursor.
+  private var layoutOutput: [UInt8] = []
   /// Bytes that are final: the document's text once it ends, or the text
   /// before the cursor flushed from an over-long line.
   public var output: [UInt8] = []
@@ -73,6 +82,8 @@ public struct DocumentEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
+    layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
+    usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
     undoesKeystrokes = options.backspace == .keystroke
     self.maximumLineLength = max(maximumLineLength, 4)
   }
@@ -89,6 +100,7 @@ public struct DocumentEditor: Sendable {
   /// Whether the document holds no text and nothing is being composed.
   public var isEmpty: Bool {
     linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && composer.state.isEmpty
+      && layoutTyping.isEmpty
   }
 
   // MARK: Typing
@@ -96,6 +108,12 @@ public struct DocumentEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
   public mutating func press(_ jamo: Jamo) {
     goalColumn = nil
+    if usesLayout {
+      // The keys that type the jamo on the layout, or text when it has none.
+      guard let keys = layoutTyping.keys(typing: jamo) else { return insert(jamo.scalar) }
+      for code in keys { pressOnLayout(code) }
+      return
+    }
     for key in jamo.keys {
       if undoesKeystrokes { history.append((composer.state, cursorColumn)) }
       if let done = composer.press(key) { append(done) }
@@ -107,11 +125,37 @@ public struct DocumentEditor: Sendable {
   /// the layout puts there, or the character itself where it puts none. This
   /// is the one place where the event format maps a key position to a key.
   public mutating func typePosition(_ ascii: UInt8) {
+    if usesLayout {
+      goalColumn = nil
+      if layoutTyping.takes(key: ascii) {
+        pressOnLayout(ascii)
+      } else {
+        insert(Unicode.Scalar(ascii))
+      }
+      return
+    }
     if let jamo = composer.keyboard.jamo(forASCII: ascii) {
       press(jamo)
     } else {
       insert(Unicode.Scalar(ascii))
     }
+  }
+
+  /// Types a key (an ASCII code) on a keyboard run by ``layoutTyping``: what
+  /// it finishes goes in at the cursor; a key the keyboard does not take is text.
+  private mutating func pressOnLayout(_ code: UInt8) {
+    let taken = layoutTyping.press(key: code, at: cursorColumn, into: &layoutOutput)
+    appendLayoutOutput()
+    if !taken { insert(Unicode.Scalar(code)) }
+  }
+
+  /// Puts what ``layoutTyping`` wrote before the cursor, scalar by scalar.
+  private mutating func appendLayoutOutput() {
+    guard !layoutOutput.isEmpty else { return }
+    var bytes = layoutOutput.makeIterator()
+    var decoder = UTF8()
+    while case .scalarValue(let scalar) = decoder.decode(&bytes) { append(scalar) }
+    layoutOutput.removeAll(keepingCapacity: true)
   }
 
   /// Inserts a character that is not a key at the cursor: it ends the
@@ -153,20 +197,28 @@ public struct DocumentEditor: Sendable {
   public mutating func backspace() {
     goalColumn = nil
     counts.backspaces += 1
-    if undoesKeystrokes, let previous = history.popLast() {
+    if usesLayout {
+      switch layoutTyping.backspace() {
+      case .restoredKeystroke(let column):
+        deleteBeforeCursor(backTo: column)
+        return
+      case .undidStep: return
+      case .nothing: break
+      }
+    } else if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
+      deleteBeforeCursor(backTo: previous.column)
+      return
+    } else if composer.undoStep() {
+      return
+    }
+    if cursorColumn > 0 {
       current.moveGap(to: cursorColumn)
-      while cursorColumn > previous.column {
+      // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
+      if !(usesLayout && deleteSyllableBlockBeforeCursor()) {
         current.popHead()
         cursorColumn -= 1
       }
-      return
-    }
-    if composer.undoStep() { return }
-    if cursorColumn > 0 {
-      current.moveGap(to: cursorColumn)
-      current.popHead()
-      cursorColumn -= 1
     } else if let above = linesAbove.popLast() {
       cursorColumn = above.count
       current = GapLine.joined(above, current)
@@ -174,6 +226,29 @@ public struct DocumentEditor: Sendable {
       counts.backspacesWithoutEffect += 1
       if wasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
+  }
+
+  /// Deletes the scalars between `column` and the cursor.
+  private mutating func deleteBeforeCursor(backTo column: Int) {
+    current.moveGap(to: cursorColumn)
+    while cursorColumn > column {
+      current.popHead()
+      cursorColumn -= 1
+    }
+  }
+
+  /// Deletes the conjoining jamo before the cursor that make one syllable
+  /// block (finals, then vowels, then initials); `false` when there are none.
+  private mutating func deleteSyllableBlockBeforeCursor() -> Bool {
+    var deleted = false
+    for isPart in [ConjoiningJamo.isFinal, ConjoiningJamo.isVowel, ConjoiningJamo.isInitial] {
+      while let last = current.lastBeforeGap, isPart(last.value) {
+        current.popHead()
+        cursorColumn -= 1
+        deleted = true
+      }
+    }
+    return deleted
   }
 
   /// Delete: commits, then deletes the character after the cursor (at the
@@ -293,6 +368,11 @@ public struct DocumentEditor: Sendable {
 
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
+    if usesLayout {
+      layoutTyping.commit(into: &layoutOutput)
+      appendLayoutOutput()
+      return
+    }
     if let done = composer.commit() { append(done) }
   }
 
@@ -334,6 +414,7 @@ public struct DocumentEditor: Sendable {
     current.flushHead(keeping: keep, to: &output)
     cursorColumn = keep
     history.removeAll(keepingCapacity: true)
+    layoutTyping.forgetHistory()
     wasFlushed = true
     counts.linesFlushed += 1
   }

@@ -376,7 +376,9 @@ public struct EventLogFilter: ByteFilter {
     switch named {
     case .backspace: editor.backspace()
     case .delete: editor.deleteForward()
-    case .space: editor.insert(" ")
+    case .space:
+      // A keyboard file may put something on the space bar.
+      if mode == .korean { editor.typePosition(0x20) } else { editor.insert(" ") }
     case .enter: editor.insert("\n")
     case .tab: editor.insert("\t")
     case .deleteWord: editor.deleteWord()
@@ -411,7 +413,7 @@ public struct EventLogFilter: ByteFilter {
       editor.endSyllable()
     case KeyLogControl.literalPrefix.value:
       literalPending = true
-    case 0x21...0x7E where mode == .korean && keys == .qwerty:
+    case 0x20...0x7E where mode == .korean && keys == .qwerty:
       editor.typePosition(UInt8(scalar.value))
     default:
       if mode == .korean, let jamo = Jamo(scalar) {

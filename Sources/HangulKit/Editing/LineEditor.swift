@@ -15,14 +15,12 @@
 public struct LineEditor: Sendable {
   /// The automaton for the syllable being composed.
   public private(set) var composer: SyllableComposer
-  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`):
-  /// when ``usesLayout`` is set, it composes instead of ``composer``.
-  public private(set) var layoutComposer: LayoutComposer
-  /// Whether ``layoutComposer`` composes.
+  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
+  /// and its keystroke history: when ``usesLayout`` is set, it composes
+  /// instead of ``composer``.
+  public private(set) var layoutTyping: LayoutTyping
+  /// Whether ``layoutTyping`` composes.
   public let usesLayout: Bool
-  /// For each compatibility jamo, the ASCII key that types it on a keyboard
-  /// with jamo labels run by ``layoutComposer`` (0: none).
-  private let keyOfJamo: [UInt8]
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
@@ -37,8 +35,6 @@ public struct LineEditor: Sendable {
   /// For `--backspace keystroke`: the state before each jamo key since the
   /// last non-jamo key, and the line length then.
   private var history: [(state: CompositionState, lineLength: Int)] = []
-  /// The same for ``layoutComposer``.
-  private var layoutHistory: [(state: LayoutBuffer, lineLength: Int)] = []
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
@@ -50,10 +46,8 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
-    keyOfJamo =
-      keyboard.hasJamoLabels ? Jamo.all.map { keyboard.key(typing: $0) ?? 0 } : []
-    usesLayout = !keyboard.hasJamoLabels || options.autoReorder
-    layoutComposer = LayoutComposer(layout: keyboard.layout, options: options)
+    usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
+    layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
     undoesKeystrokes = options.backspace == .keystroke
     var mask: UInt64 = 0
     for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
@@ -83,7 +77,7 @@ public struct LineEditor: Sendable {
     if let done = composer.press(key) { appendToLine(done) }
   }
 
-  /// Types a key by its ASCII code on a keyboard run by ``layoutComposer``
+  /// Types a key by its ASCII code on a keyboard run by ``layoutTyping``
   /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
   /// does not take is text.
   @inline(never)
@@ -96,19 +90,14 @@ public struct LineEditor: Sendable {
       }
       return
     }
-    if undoesKeystrokes { layoutHistory.append((layoutComposer.buffer, line.count)) }
-    if !layoutComposer.press(key: code, into: &line) {
-      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
-      line.append(code)
-    }
+    if !layoutTyping.press(key: code, at: line.count, into: &line) { line.append(code) }
     flushIfTooLong()
   }
 
-  /// A jamo key on a keyboard run by ``layoutComposer``: the keys that type
+  /// A jamo key on a keyboard run by ``layoutTyping``: the keys that type
   /// it, or text when it has none.
   private mutating func pressOnLayout(_ jamo: Jamo) {
-    let keys = jamo.keys.map { keyOfJamo.isEmpty ? 0 : keyOfJamo[Int($0.offset)] }
-    guard !keys.contains(0) else {
+    guard let keys = layoutTyping.keys(typing: jamo) else {
       insert(jamo.scalar)
       return
     }
@@ -125,18 +114,20 @@ public struct LineEditor: Sendable {
   public mutating func backspace() {
     counts.backspaces += 1
     if usesLayout {
-      if undoesKeystrokes, let previous = layoutHistory.popLast() {
-        layoutComposer.restore(previous.state)
-        line.removeSubrange(previous.lineLength...)
+      switch layoutTyping.backspace() {
+      case .restoredKeystroke(let lineLength):
+        line.removeSubrange(lineLength...)
         return
+      case .undidStep: return
+      case .nothing: break
       }
-      if layoutComposer.undoStep() { return }
     } else if undoesKeystrokes, let previous = history.popLast() {
       composer.restore(previous.state)
       line.removeSubrange(previous.lineLength...)
       return
+    } else if composer.undoStep() {
+      return
     }
-    if composer.undoStep() { return }
     // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
     if !(usesLayout ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
       counts.backspacesWithoutEffect += 1
@@ -224,8 +215,7 @@ public struct LineEditor: Sendable {
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
     if usesLayout {
-      if undoesKeystrokes { layoutHistory.removeAll(keepingCapacity: true) }
-      layoutComposer.commit(into: &line)
+      layoutTyping.commit(into: &line)
       flushIfTooLong()
       return
     }
@@ -255,7 +245,7 @@ public struct LineEditor: Sendable {
     output.append(contentsOf: line[..<(line.count - keep)])
     line.removeFirst(line.count - keep)
     history.removeAll(keepingCapacity: true)
-    layoutHistory.removeAll(keepingCapacity: true)
+    layoutTyping.forgetHistory()
     lineWasFlushed = true
     counts.linesFlushed += 1
   }

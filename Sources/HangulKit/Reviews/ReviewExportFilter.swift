@@ -1,5 +1,6 @@
 /// `hangul-reviews export`: review records in (any of the shapes import
-/// reads), written as JSON Lines, as the API envelope, or as POST bodies,
+/// reads), written as JSON Lines, as the API envelope, as POST bodies, or as
+/// table rows for bulk loading (CSV, COPY text, SQL; see ``ReviewTableWriter``),
 /// with the content optionally decomposed and an `"elapsed"` member added.
 ///
 ///     var filter = ReviewExportFilter(to: .post, decompose: .keys) { print($0) }
@@ -16,6 +17,22 @@ public struct ReviewExportFilter: ByteFilter {
     case api
     /// One `{"content": …}` body a line.
     case post
+    /// RFC 4180 CSV with a header row.
+    case csv
+    /// PostgreSQL COPY text format.
+    case tsv
+    /// SQL statements (CREATE TABLE and INSERTs).
+    case sql
+
+    /// The table format of the tabular shapes; nil for the JSON ones.
+    public func tableFormat(dialect: SQLDialect) -> ReviewTableWriter.Format? {
+      switch self {
+      case .jsonl, .api, .post: nil
+      case .csv: .csv
+      case .tsv: .tsv
+      case .sql: .sql(dialect)
+      }
+    }
   }
 
   public let shape: Shape
@@ -29,14 +46,21 @@ public struct ReviewExportFilter: ByteFilter {
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
   private var reader: ReviewRecordReader
+  private var tableWriter: ReviewTableWriter?
+
+  /// How many values had U+0000 replaced (``ReviewTableWriter/NULPolicy/replace``).
+  public var valuesWithNULReplaced: Int { tableWriter?.valuesWithNULReplaced ?? 0 }
 
   /// Problems with an envelope or array itself (the first hundred), with their positions.
   public var structureProblems: [PositionedError] { reader.structureProblems }
   /// How many such problems there were in all.
   public var structureProblemCount: Int { reader.structureProblemCount }
 
+  /// A filter; `table` writes the tabular shapes (by default: every top-level
+  /// member of the first record, U+0000 rejected, SQLite for `.sql`).
   public init(
-    to shape: Shape = .jsonl, decompose: DecompositionForm? = nil, plainKeys: Bool = false,
+    to shape: Shape = .jsonl, table: ReviewTableWriter? = nil, decompose: DecompositionForm? = nil,
+    plainKeys: Bool = false,
     relativeTime: RelativeTime? = nil,
     contentField: String = "content", recordsField: String = "data",
     timeZone: ReviewTimeZone = .utc,
@@ -51,6 +75,9 @@ public struct ReviewExportFilter: ByteFilter {
     self.contentField = contentField
     self.timeZone = timeZone
     self.skip = skip
+    if let format = shape.tableFormat(dialect: .sqlite) {
+      tableWriter = table ?? ReviewTableWriter(format: format)
+    }
   }
 
   public mutating func beginInput(named name: String) {
@@ -79,11 +106,27 @@ public struct ReviewExportFilter: ByteFilter {
       output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[" : "\n").utf8))
       output.append(contentsOf: Array("]}\n".utf8))
     }
+    tableWriter?.finish(into: &output)
   }
 
   private mutating func handle(
     _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
+    // Table rows of records that pass the checks need no parsed value.
+    if tableWriter != nil, decompose == nil, relativeTime == nil, raw.problem == nil,
+      let index = ReviewRecordFastCheck.check(
+        raw.bytes, contentField: contentField, timeZone: timeZone)
+    {
+      if let problem = tableWriter?.write(raw.bytes, index: index, into: &output) ?? nil {
+        recordsSkipped += 1
+        skip(
+          PositionedError(
+            file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
+      } else {
+        recordsExported += 1
+      }
+      return
+    }
     let record: ReviewRecord
     do {
       record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)
@@ -100,18 +143,28 @@ public struct ReviewExportFilter: ByteFilter {
     switch shape {
     case .post:
       output.append(contentsOf: Array("{\"content\":\(JSONWriter.quoted(content))}\n".utf8))
-    case .jsonl, .api:
+    case .jsonl, .api, .csv, .tsv, .sql:
       var members: [(name: String, json: String)] = []
       if decompose != nil { members.append((contentField, JSONWriter.quoted(content))) }
       if let relativeTime, let date = record.date, let dateValue = record.dateValue {
         let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
         members.append(("elapsed", json))
       }
-      if shape == .api {
-        output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[\n" : ",\n").utf8))
+      if tableWriter != nil {
+        if let problem = tableWriter?.write(raw.bytes, replacing: members, into: &output) ?? nil {
+          recordsSkipped += 1
+          skip(
+            PositionedError(
+              file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
+          return
+        }
+      } else {
+        if shape == .api {
+          output.append(contentsOf: Array((recordsExported == 0 ? "{\"data\":[\n" : ",\n").utf8))
+        }
+        output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
+        if shape == .jsonl { output.append(0x0A) }
       }
-      output.append(contentsOf: JSONRecordWriter.rewrite(raw.bytes, setting: members))
-      if shape == .jsonl { output.append(0x0A) }
     }
     recordsExported += 1
   }
