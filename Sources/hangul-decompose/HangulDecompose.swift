@@ -48,6 +48,12 @@ struct HangulDecompose: ParsableCommand {
     help: "Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).")
   var plain = false
 
+  @Flag(
+    help:
+      "Write to standard error the keystrokes the text takes on the keyboard, its characters, and keystrokes per character (KSPC)."
+  )
+  var stats = false
+
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
@@ -110,6 +116,17 @@ struct HangulDecompose: ParsableCommand {
   func run<Filter: ByteFilter>(
     _ inner: Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
   ) -> Int32 {
+    if stats, let keyboard = try? loadKeyboard() {
+      var filter = VerifyingFilter(
+        KeystrokeCountingFilter(inner, keyboard: keyboard), verifier: verifier)
+      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+        &filter, report: diagnostics.report)
+      let counted = filter.inner.statistics
+      diagnostics.write(
+        "keystrokes  \(counted.keystrokes)\ncharacters  \(counted.characters)\nKSPC        "
+          + "\(StatisticsReport.format(counted.keystrokesPerCharacter, digits: 3))\n")
+      return verificationStatus(of: filter, after: status, report: diagnostics.report)
+    }
     var filter = VerifyingFilter(inner, verifier: verifier)
     let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
       &filter, report: diagnostics.report)

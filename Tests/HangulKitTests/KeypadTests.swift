@@ -115,6 +115,66 @@ struct KeypadTests {
     }
   }
 
+  /// Presses per jamo on 천지인, written out by hand from SPEC 3.4, with the
+  /// key each starts and ends on (for when the next key U+200C is needed).
+  static let pressCounts: [String: Int] = [
+    "ㄱ": 1, "ㅋ": 2, "ㄲ": 3, "ㄴ": 1, "ㄹ": 2, "ㄷ": 1, "ㅌ": 2, "ㄸ": 3, "ㅂ": 1, "ㅍ": 2, "ㅃ": 3,
+    "ㅅ": 1, "ㅎ": 2, "ㅆ": 3, "ㅈ": 1, "ㅊ": 2, "ㅉ": 3, "ㅇ": 1, "ㅁ": 2, "ㅏ": 2, "ㅐ": 3, "ㅑ": 3,
+    "ㅒ": 4, "ㅓ": 2, "ㅔ": 3, "ㅕ": 3, "ㅖ": 4, "ㅗ": 2, "ㅘ": 4, "ㅙ": 5, "ㅚ": 3, "ㅛ": 3, "ㅜ": 2,
+    "ㅝ": 4, "ㅞ": 5, "ㅟ": 3, "ㅠ": 3, "ㅡ": 1, "ㅢ": 2, "ㅣ": 1,
+  ]
+  static let consonantKeys = ["ㄱㅋㄲ", "ㄴㄹ", "ㄷㅌㄸ", "ㅂㅍㅃ", "ㅅㅎㅆ", "ㅈㅊㅉ", "ㅇㅁ"]
+
+  /// An independent count of the keystrokes of Hangul text on 천지인: each
+  /// syllable's jamo presses, one next key where a syllable starts on the
+  /// consonant key the one before ended on, one keystroke per other character
+  /// (a newline too).
+  static func independentCount(_ text: String) -> (keystrokes: Int, characters: Int) {
+    func key(_ jamo: Jamo?) -> Int? {
+      guard let jamo else { return nil }
+      return consonantKeys.firstIndex { $0.unicodeScalars.contains(jamo.scalar) }
+    }
+    var keystrokes = 0
+    var characters = 0
+    var lastKey: Int?
+    for scalar in text.unicodeScalars {
+      characters += 1
+      guard let syllable = HangulSyllable(scalar) else {
+        keystrokes += 1
+        lastKey = nil
+        continue
+      }
+      if lastKey != nil, lastKey == key(syllable.initial) { keystrokes += 1 }
+      for jamo in [syllable.initial, syllable.vowel] + (syllable.final?.keys ?? []) {
+        keystrokes += pressCounts[jamo.description] ?? 0
+      }
+      lastKey = key(syllable.final?.keys.last)
+    }
+    return (keystrokes, characters)
+  }
+
+  @Test("--stats counts the keystrokes of prose and the corpus as an independent count does")
+  func keystrokeCount() throws {
+    var texts = [Array(try fixture("prose.txt"))]
+    let corpus = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("../shared/corpus/ko-prose.txt")
+    if let data = try? Data(contentsOf: corpus) { texts.append(Array(data)) }
+    for text in texts {
+      // The lines without standalone compatibility jamo (their presses are
+      // checked by the tables above): syllables, other text, newlines.
+      let lines = String(decoding: text, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false
+      ).filter { !$0.unicodeScalars.contains { (0x3131...0x318E).contains($0.value) } }
+      let kept = lines.joined(separator: "\n")
+      var filter = KeystrokeCountingFilter(DecomposeFilter(form: .nfd), keyboard: Self.keyboard)
+      _ = try filter.filtered(Array(kept.utf8))
+      let expected = Self.independentCount(kept)
+      #expect(filter.statistics.keystrokes == expected.keystrokes)
+      #expect(filter.statistics.characters == expected.characters)
+    }
+  }
+
   @Test("random text round-trips", arguments: [KeyEncoding.jamo, .qwerty])
   func randomRoundTrip(keys: KeyEncoding) throws {
     for seed in 1...20 {

@@ -80,12 +80,14 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   public mutating func take(_ scalar: Unicode.Scalar, into output: inout [UInt8]) {
     if literalPending {
       literalPending = false
+      recorder.current.keystrokes += 1
       commit()
       line.append(contentsOf: Self.bytes(of: scalar))
       return
     }
     switch scalar.value {
     case 0x0A:
+      recorder.current.keystrokes += 1
       commit()
       line.append(0x0A)
       flush(into: &output)
