@@ -119,6 +119,11 @@ struct KeyboardCommandTests {
       ["--format", "events", "--keyboard", "cheonjiin"], input: Data("{\"key\":\"1\"}\n".utf8))
     #expect(events.status == 64)
     #expect(events.stderr.contains("phone keypad"))
+    let imported = try reviews.run(
+      ["import", "--content", "keys", "--keyboard", "cheonjiin"],
+      input: Data(#"{"id":1,"content":"0125"}"#.utf8 + Data("\n".utf8)))
+    #expect(imported.status == 64)
+    #expect(imported.stderr.contains("phone keypad"))
   }
 
   @Test("event logs and review imports take --keyboard")
