@@ -53,7 +53,7 @@ public struct ComposeOptions: ParsableArguments {
     } catch {
       throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
     }
-    if keys == .jamo, !loaded.hasJamoLabels {
+    if keys == .jamo, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
       throw ValidationError(
         "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --keys qwerty."
       )

@@ -18,9 +18,10 @@ struct HangulCompose: ParsableCommand {
       ASCII letters too); BS and DEL are Backspace; a newline ends the line; every \
       other character, bytes that are not UTF-8 included, ends the syllable and is \
       copied unchanged. The keyboard is libhangul's 2-set keyboard by default; \
-      --keyboard picks another built-in one (2 2y 32 39 3f 3s 3y ro ahn, see \
+      --keyboard picks another built-in one (2 2y 32 39 3f 3s 3y ro ahn cheonjiin, see \
       --list-keyboards) or reads a keyboard file (hangul-keyboard(5)); keyboards \
-      other than 2-set are typed with --keys qwerty. \
+      other than 2-set and the 천지인 keypad (cheonjiin: text logs only) are typed \
+      with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
       with a cursor.
@@ -102,6 +103,14 @@ struct HangulCompose: ParsableCommand {
     let keyboard = try compose.loadKeyboard()
     var status: Int32
     switch format {
+    case .text where keyboard.layout.type == .keypad:
+      status = try run(
+        KeypadComposeFilter(
+          keys: compose.keys, keyboard: keyboard, maximumLineLength: maxLine.value))
+    case .events where keyboard.layout.type == .keypad:
+      throw ValidationError(
+        "Keyboard '\(compose.keyboard)' is a phone keypad: it reads text logs only, not --format events yet."
+      )
     case .text where jobs.jobs != 1 && !stats && !verify:
       // A newline ends the line for good in a text log, so lines can go to separate threads.
       let maximumLineLength = maxLine.value

@@ -48,6 +48,12 @@ struct HangulDecompose: ParsableCommand {
     help: "Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).")
   var plain = false
 
+  @Flag(
+    help:
+      "Write to standard error the keystrokes the text takes on the keyboard, its characters, and keystrokes per character (KSPC)."
+  )
+  var stats = false
+
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
@@ -78,7 +84,7 @@ struct HangulDecompose: ParsableCommand {
     } catch {
       throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
     }
-    if to == .keys, !loaded.hasJamoLabels {
+    if to == .keys, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
       throw ValidationError(
         "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --to qwerty."
       )
@@ -96,6 +102,10 @@ struct HangulDecompose: ParsableCommand {
     let status =
       if to == .nfd {
         try run({ try NormalizeFilter(form: .nfd) }, verifier, diagnostics)
+      } else if to.isKeystrokes, keyboard.layout.type == .keypad {
+        try run(
+          { KeypadDecomposeFilter(keys: to == .keys ? .jamo : .qwerty, keyboard: keyboard) },
+          verifier, diagnostics)
       } else if to == .qwerty && !keyboard.hasJamoLabels {
         try run({ LayoutDecomposeFilter(keyboard: keyboard) }, verifier, diagnostics)
       } else {
@@ -109,6 +119,17 @@ struct HangulDecompose: ParsableCommand {
   func run<Filter: ByteFilter>(
     _ makeFilter: () throws -> Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
   ) throws -> Int32 {
+    if stats, let keyboard = try? loadKeyboard() {
+      var filter = VerifyingFilter(
+        KeystrokeCountingFilter(try makeFilter(), keyboard: keyboard), verifier: verifier)
+      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+        &filter, report: diagnostics.report)
+      let counted = filter.inner.statistics
+      diagnostics.write(
+        "keystrokes  \(counted.keystrokes)\ncharacters  \(counted.characters)\nKSPC        "
+          + "\(StatisticsReport.format(counted.keystrokesPerCharacter, digits: 3))\n")
+      return verificationStatus(of: filter, after: status, report: diagnostics.report)
+    }
     if verifier == nil, jobs.jobs != 1 {
       // Every filter here starts each line afresh: lines can go to separate threads.
       let runner = ParallelFilterRunner(

@@ -90,9 +90,13 @@ extension HangulReviews {
         }
         rejectFile = file
       }
+      let keyboard = try compose.loadKeyboard()
+      if content == .keys, keyboard.layout.type == .keypad {
+        throw ValidationError(
+          "Keyboard '\(compose.keyboard)' is a phone keypad: review imports cannot type it yet.")
+      }
       let mode: ReviewImportFilter.Content =
-        content == .keys
-        ? .keys(compose.keys, compose.composerOptions, keyboard: try compose.loadKeyboard()) : .text
+        content == .keys ? .keys(compose.keys, compose.composerOptions, keyboard: keyboard) : .text
       var filter = try ReviewImportFilter(
         content: mode, contentField: contentField, recordsField: recordsField,
         timeZone: ReviewTime.zone(timeZone),

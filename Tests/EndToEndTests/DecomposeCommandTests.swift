@@ -103,4 +103,20 @@ struct DecomposeCommandTests {
     #expect(closed.text == "0\n")
     #expect(closed.stderr.isEmpty)
   }
+
+  @Test(
+    "--stats writes keystrokes, characters and KSPC to standard error",
+    arguments: [
+      ("2", "닭\n", "keystrokes  5\ncharacters  2\nKSPC        2.500\n"),
+      ("cheonjiin", "안녕\n", "keystrokes  11\ncharacters  3\nKSPC        3.667\n"),
+      ("3f", "", "keystrokes  0\ncharacters  0\nKSPC        -\n"),
+    ])
+  func stats(keyboard: String, text: String, report: String) throws {
+    let result = try decompose.run(
+      ["--stats", "--to", "nfd", "--keyboard", keyboard], input: Data(text.utf8))
+    #expect(result.status == 0)
+    // The output is what it is without --stats.
+    #expect(result.stdout == (try decompose.run(["--to", "nfd"], input: Data(text.utf8))).stdout)
+    #expect(result.stderr == report)
+  }
 }

@@ -15,7 +15,7 @@ struct KeyboardCommandTests {
     let lines = result.text.split(separator: "\n")
     #expect(
       lines.map { $0.split(separator: " ")[0] } == [
-        "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn",
+        "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin",
       ])
     #expect(lines[4] == "3f   jaso      세벌식 최종 (Sebeolsik Final)")
     #expect(try reviews.run(["import", "--list-keyboards"]).text == result.text)
@@ -91,7 +91,7 @@ struct KeyboardCommandTests {
 
   @Test(
     "decompose --to qwerty --keyboard K | compose --keys qwerty --keyboard K gives back the text",
-    arguments: ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn"])
+    arguments: ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin"])
   func roundTripThroughPrograms(keyboard: String) throws {
     let sample = repositoryFile("samples/qwerty-keys.expected.txt").path
     let result = try compose.shell(
@@ -99,6 +99,31 @@ struct KeyboardCommandTests {
     )
     #expect(result.status == 0)
     #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: sample))))
+  }
+
+  @Test("the 천지인 keypad: jamo labels both ways, keypad characters, no event logs")
+  func cheonjiin() throws {
+    let typed = try compose.run(
+      ["--keyboard", "cheonjiin"], input: Data("ㄱㄱㅣㆍ ㅇㅣㆍㄴㅅㅅ ㄷㅣㆍㄴㄴㄱ\n".utf8))
+    #expect(typed.status == 0)
+    #expect(typed.text == "카 않 닭\n")
+    let digits = try compose.run(
+      ["--keys", "qwerty", "--keyboard", "cheonjiin"], input: Data("0125\n".utf8))
+    #expect(digits.text == "안\n")
+    let sample = repositoryFile("samples/qwerty-keys.expected.txt").path
+    let result = try compose.shell(
+      "\"\(decompose.url.path)\" --to keys --keyboard cheonjiin '\(sample)' | \"$EXE\" --keyboard cheonjiin"
+    )
+    #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: sample))))
+    let events = try compose.run(
+      ["--format", "events", "--keyboard", "cheonjiin"], input: Data("{\"key\":\"1\"}\n".utf8))
+    #expect(events.status == 64)
+    #expect(events.stderr.contains("phone keypad"))
+    let imported = try reviews.run(
+      ["import", "--content", "keys", "--keyboard", "cheonjiin"],
+      input: Data(#"{"id":1,"content":"0125"}"#.utf8 + Data("\n".utf8)))
+    #expect(imported.status == 64)
+    #expect(imported.stderr.contains("phone keypad"))
   }
 
   @Test("event logs and review imports take --keyboard")

@@ -116,7 +116,7 @@ public struct StatisticsReport: Sendable, Equatable {
       + object(total) + "}\n"
   }
 
-  static func format(_ value: Double?, digits: Int = 2) -> String {
+  public static func format(_ value: Double?, digits: Int = 2) -> String {
     guard let value else { return "-" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }

@@ -4,7 +4,7 @@
 /// The keyboard files in the repository's keyboards/ folder, compiled in.
 enum BuiltInKeyboardFiles {
   /// The ids of the built-in keyboards, in the order `--list-keyboards` shows them.
-  static let keyboardIDs = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn"]
+  static let keyboardIDs = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin"]
 
   /// The text of a built-in file, by file name.
   static func text(named name: String) -> String? {
@@ -1035,6 +1035,64 @@ enum BuiltInKeyboardFiles {
     <item first="0x11c2" second="0x11bd" result="0x11be"/>  <!-- final hieuh + final cieuc = final chieuch -->
     <item first="0x11ce" second="0x11c2" result="0x11b4"/>  <!-- final rieul-tikeut + final hieuh = final rieul-thieuth -->
   </combination>
+</hangul-keyboard>
+"""#),
+    ("hangul-keyboard-cheonjiin.xml", #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The Cheonjiin phone keypad (천지인) of hangul-tools, as the Korean national
+     standard for mobile phones (2011) and SPEC 3.4 give it, in the keyboard file
+     format of libhangul with the keypad extensions of hangul-keyboard(5): keys
+     are the E.161 keypad characters; a map item gives a key's first label, a
+     cycle the jamo that pressing the key again steps through, a stroke how a
+     vowel key changes the vowel (or the vowel-to-be of ㆍ strokes) typed so far. -->
+<hangul-keyboard id="cheonjiin" type="keypad">
+  <name>Cheonjiin</name>
+  <name xml:lang="ko">천지인</name>
+
+  <map id="0">
+    <item key="0x31" value="0x3163"/>  <!-- 1: ㅣ (vowel stroke i) -->
+    <item key="0x32" value="0x318d"/>  <!-- 2: ㆍ (vowel stroke arae-a) -->
+    <item key="0x33" value="0x3161"/>  <!-- 3: ㅡ (vowel stroke eu) -->
+    <item key="0x34" value="0x3131"/>  <!-- 4: ㄱ ㅋ ㄲ -->
+    <item key="0x35" value="0x3134"/>  <!-- 5: ㄴ ㄹ -->
+    <item key="0x36" value="0x3137"/>  <!-- 6: ㄷ ㅌ ㄸ -->
+    <item key="0x37" value="0x3142"/>  <!-- 7: ㅂ ㅍ ㅃ -->
+    <item key="0x38" value="0x3145"/>  <!-- 8: ㅅ ㅎ ㅆ -->
+    <item key="0x39" value="0x3148"/>  <!-- 9: ㅈ ㅊ ㅉ -->
+    <item key="0x30" value="0x3147"/>  <!-- 0: ㅇ ㅁ -->
+  </map>
+
+  <cycle key="0x34" values="0x3131 0x314b 0x3132"/>  <!-- ㄱ ㅋ ㄲ -->
+  <cycle key="0x35" values="0x3134 0x3139"/>  <!-- ㄴ ㄹ -->
+  <cycle key="0x36" values="0x3137 0x314c 0x3138"/>  <!-- ㄷ ㅌ ㄸ -->
+  <cycle key="0x37" values="0x3142 0x314d 0x3143"/>  <!-- ㅂ ㅍ ㅃ -->
+  <cycle key="0x38" values="0x3145 0x314e 0x3146"/>  <!-- ㅅ ㅎ ㅆ -->
+  <cycle key="0x39" values="0x3148 0x314a 0x3149"/>  <!-- ㅈ ㅊ ㅉ -->
+  <cycle key="0x30" values="0x3147 0x3141"/>  <!-- ㅇ ㅁ -->
+
+  <stroke key="0x31" to="0x3163"/>  <!-- +ㅣ = ㅣ -->
+  <stroke key="0x32" to="0x318d"/>  <!-- +ㆍ = ㆍ -->
+  <stroke key="0x33" to="0x3161"/>  <!-- +ㅡ = ㅡ -->
+  <stroke from="0x3163" key="0x32" to="0x314f"/>  <!-- ㅣ+ㆍ = ㅏ -->
+  <stroke from="0x314f" key="0x32" to="0x3151"/>  <!-- ㅏ+ㆍ = ㅑ -->
+  <stroke from="0x318d" key="0x31" to="0x3153"/>  <!-- ㆍ+ㅣ = ㅓ -->
+  <stroke from="0x318d" key="0x32" to="0x318d 0x318d"/>  <!-- ㆍ+ㆍ = ㆍㆍ -->
+  <stroke from="0x318d 0x318d" key="0x31" to="0x3155"/>  <!-- ㆍㆍ+ㅣ = ㅕ -->
+  <stroke from="0x318d" key="0x33" to="0x3157"/>  <!-- ㆍ+ㅡ = ㅗ -->
+  <stroke from="0x318d 0x318d" key="0x33" to="0x315b"/>  <!-- ㆍㆍ+ㅡ = ㅛ -->
+  <stroke from="0x3161" key="0x32" to="0x315c"/>  <!-- ㅡ+ㆍ = ㅜ -->
+  <stroke from="0x315c" key="0x32" to="0x3160"/>  <!-- ㅜ+ㆍ = ㅠ -->
+  <stroke from="0x3161" key="0x31" to="0x3162"/>  <!-- ㅡ+ㅣ = ㅢ -->
+  <stroke from="0x314f" key="0x31" to="0x3150"/>  <!-- ㅏ+ㅣ = ㅐ -->
+  <stroke from="0x3151" key="0x31" to="0x3152"/>  <!-- ㅑ+ㅣ = ㅒ -->
+  <stroke from="0x3153" key="0x31" to="0x3154"/>  <!-- ㅓ+ㅣ = ㅔ -->
+  <stroke from="0x3155" key="0x31" to="0x3156"/>  <!-- ㅕ+ㅣ = ㅖ -->
+  <stroke from="0x3157" key="0x31" to="0x315a"/>  <!-- ㅗ+ㅣ = ㅚ -->
+  <stroke from="0x315a" key="0x32" to="0x3158"/>  <!-- ㅚ+ㆍ = ㅘ -->
+  <stroke from="0x3158" key="0x31" to="0x3159"/>  <!-- ㅘ+ㅣ = ㅙ -->
+  <stroke from="0x315c" key="0x31" to="0x315f"/>  <!-- ㅜ+ㅣ = ㅟ -->
+  <stroke from="0x3160" key="0x31" to="0x315d"/>  <!-- ㅠ+ㅣ = ㅝ -->
+  <stroke from="0x315d" key="0x31" to="0x315e"/>  <!-- ㅝ+ㅣ = ㅞ -->
 </hangul-keyboard>
 """#),
     ("hangul-combination-default.xml", #"""

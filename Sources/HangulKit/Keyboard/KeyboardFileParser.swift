@@ -112,11 +112,13 @@ struct KeyboardFileParser {
       }
       guard let typeName = attributes["type"] else {
         throw ElementError(
-          "hangul-keyboard needs a type attribute (jamo, jamo-yet, jaso, jaso-yet or romaja)")
+          "hangul-keyboard needs a type attribute (jamo, jamo-yet, jaso, jaso-yet, romaja or keypad)"
+        )
       }
       guard let type = KeyboardLayout.KeyboardType(rawValue: typeName) else {
         throw ElementError(
-          "unknown keyboard type \"\(typeName)\" (jamo, jamo-yet, jaso, jaso-yet or romaja)")
+          "unknown keyboard type \"\(typeName)\" (jamo, jamo-yet, jaso, jaso-yet, romaja or keypad)"
+        )
       }
       layout.id = id
       layout.type = type
@@ -150,6 +152,21 @@ struct KeyboardFileParser {
       default:
         throw ElementError("item outside a map or combination")
       }
+    case "cycle":
+      let key = try Self.number("key", attributes)
+      let values = try Self.numbers("values", attributes)
+      guard key < 128, !values.isEmpty else {
+        throw ElementError("a cycle needs an ASCII key and at least one value")
+      }
+      layout.keypad.cycles[UInt8(key)] = values
+    case "stroke":
+      let key = try Self.number("key", attributes)
+      let from = attributes["from"] == nil ? [] : try Self.numbers("from", attributes)
+      let to = try Self.numbers("to", attributes)
+      guard key < 128, !to.isEmpty else {
+        throw ElementError("a stroke needs an ASCII key and a result")
+      }
+      layout.keypad.strokes[KeypadRules.Stroke(from: from, key: UInt8(key))] = to
     default:
       break
     }
@@ -171,6 +188,18 @@ struct KeyboardFileParser {
     let id = try number("id", attributes)
     guard id < 4 else { throw ElementError("table id \(id) is not 0, 1, 2 or 3") }
     return id
+  }
+
+  /// A list of numbers separated by spaces, such as "0x3131 0x314b".
+  static func numbers(_ name: String, _ attributes: [String: String]) throws(ElementError)
+    -> [UInt32]
+  {
+    guard let text = attributes[name] else { throw ElementError("missing attribute \(name)") }
+    var values: [UInt32] = []
+    for word in text.split(separator: " ") {
+      values.append(try number(name, [name: String(word)]))
+    }
+    return values
   }
 
   /// A number attribute, written as C writes it: 0x1100, 4352 or 010400.
@@ -199,8 +228,10 @@ struct ElementError: Error {
 
 extension KeyboardLayout {
   fileprivate func withoutCombinations() -> KeyboardLayout {
-    KeyboardLayout(
+    var layout = KeyboardLayout(
       id: id, name: name, koreanName: koreanName, type: type, keyMap: keyMap, combinations: [:])
+    layout.keypad = keypad
+    return layout
   }
 }
 

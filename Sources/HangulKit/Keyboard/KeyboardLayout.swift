@@ -21,6 +21,9 @@ public struct KeyboardLayout: Sendable, Equatable {
     case jasoYet = "jaso-yet"
     /// Latin letters spell Korean sounds (romaja).
     case romaja
+    /// A phone keypad (천지인): keys cycle and vowels are stroke sequences, by
+    /// the ``KeypadRules`` of the file; read by ``KeypadComposer``.
+    case keypad
 
     /// Whether the type writes old Hangul: finals need not be modern.
     var isOldHangul: Bool { self == .jamoYet || self == .jasoYet }
@@ -36,6 +39,8 @@ public struct KeyboardLayout: Sendable, Equatable {
   public private(set) var keyMap: [UInt32]
   /// `first << 32 | second` → result.
   public private(set) var combinations: [UInt64: UInt32]
+  /// The keypad extensions (cycles and vowel strokes); empty on other types.
+  public var keypad = KeypadRules()
 
   public init(
     id: String, name: String, koreanName: String? = nil, type: KeyboardType,

@@ -61,6 +61,7 @@ public struct LayoutComposer: Sendable {
     case .jaso, .jasoYet: return pressJaso(value, kind: keyKinds[Int(code)], into: &line)
     case .romaja: return pressRomaja(value, key: code, into: &line)
     case .jamo, .jamoYet: return pressJamo(value, into: &line)
+    case .keypad: return push(0, into: &line)  // read by KeypadComposer instead
     }
   }
 

@@ -1,0 +1,132 @@
+/// `hangul-decompose --to keys|qwerty --keyboard cheonjiin`: writes the
+/// presses that type the text on a phone keypad, so that `hangul-compose`
+/// with the same keyboard and `--keys` gives the text back byte for byte.
+///
+/// Each character is tried, in order, as its presses, as the next key
+/// (U+200C) and its presses, as itself, and as U+2060 and itself; the first
+/// that a ``KeypadComposeFilter`` run alongside turns back into the text so
+/// far is written. So U+200C comes only where the next press would otherwise
+/// cycle or combine (안녕 → ㅇㅣㆍㄴ‌ㄴㆍㆍㅣㅇ).
+///
+///     var filter = KeypadDecomposeFilter(keys: .qwerty, keyboard: try Keyboard(id: "cheonjiin"))
+///     var out: [UInt8] = []
+///     filter.process(Array("닭\n".utf8), into: &out)
+///     // String(decoding: out, as: UTF8.self) == "612554\n"
+///
+/// O(1) work per character (a few trial copies of a small state).
+public struct KeypadDecomposeFilter: ByteFilter {
+  public let keys: KeyEncoding
+  private var simulator: KeypadComposeFilter
+  private let presses: [UInt32: [UInt8]]
+  private let labels: [UInt8: UInt32]
+  /// The text not yet settled in the simulator.
+  private var expected: [UInt8] = []
+  private var carried: [UInt8] = []
+
+  public init(keys: KeyEncoding, keyboard: Keyboard) {
+    self.keys = keys
+    simulator = KeypadComposeFilter(keys: keys, keyboard: keyboard, maximumLineLength: Int.max)
+    let composer = KeypadComposer(layout: keyboard.layout)
+    presses = composer.pressesByJamo
+    var labels: [UInt8: UInt32] = [:]
+    for code in keyboard.layout.mappedKeys { labels[code] = keyboard.layout.value(forKey: code) }
+    self.labels = labels
+  }
+
+  /// One way to write a character: log items, each a key press, a scalar or a byte.
+  private enum Item {
+    case press(UInt8)
+    case scalar(Unicode.Scalar)
+    case byte(UInt8)
+  }
+
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    var bytes = carried
+    bytes.append(contentsOf: chunk)
+    carried = []
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = 0
+      while position < buffer.count {
+        switch UTF8Stream.step(buffer, at: position) {
+        case .scalar(let value, let length):
+          decompose(
+            Unicode.Scalar(value) ?? "\u{FFFD}",
+            Array(buffer[position..<position + length]), into: &output)
+          position += length
+        case .invalid:
+          write([.byte(buffer[position])], text: [buffer[position]], into: &output)
+          position += 1
+        case .incomplete:
+          carried = Array(buffer[position...])
+          position = buffer.count
+        }
+      }
+    }
+  }
+
+  public mutating func finish(into output: inout [UInt8]) {
+    for byte in carried { write([.byte(byte)], text: [byte], into: &output) }
+    carried = []
+  }
+
+  private mutating func decompose(
+    _ scalar: Unicode.Scalar, _ text: [UInt8], into output: inout [UInt8]
+  ) {
+    var candidates: [[Item]] = []
+    if let keys = keys(typing: scalar) {
+      let items = keys.map(Item.press)
+      candidates = [items, [.scalar(KeyLogControl.separator)] + items]
+    }
+    candidates += [[.scalar(scalar)], [.scalar(KeyLogControl.literalPrefix), .scalar(scalar)]]
+    for candidate in candidates where write(candidate, text: text, into: &output) { return }
+  }
+
+  /// The presses that type a syllable or a compatibility jamo, or `nil`.
+  private func keys(typing scalar: Unicode.Scalar) -> [UInt8]? {
+    guard let syllable = HangulSyllable(scalar) else { return presses[scalar.value] }
+    var keys: [UInt8] = []
+    for jamo in [syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []) {
+      guard let typed = presses[jamo.scalar.value] else { return nil }
+      keys += typed
+    }
+    return keys
+  }
+
+  /// Writes `items` if the simulator then gives back the text so far; returns
+  /// whether it did. A candidate that fails leaves everything as it was.
+  @discardableResult
+  private mutating func write(_ items: [Item], text: [UInt8], into output: inout [UInt8]) -> Bool {
+    var trial = simulator
+    var flushed: [UInt8] = []
+    for item in items {
+      switch item {
+      case .press(let key):
+        if let label = labels[key], keys == .jamo, let scalar = Unicode.Scalar(label) {
+          trial.take(scalar, into: &flushed)
+        } else {
+          trial.take(Unicode.Scalar(key), into: &flushed)
+        }
+      case .scalar(let scalar): trial.take(scalar, into: &flushed)
+      case .byte(let byte): trial.take(byte: byte)
+      }
+    }
+    let wanted = expected + text
+    let settled = trial.takeSettled()
+    guard flushed + settled + trial.pendingText == wanted else { return false }
+    simulator = trial
+    expected = Array(wanted[(flushed.count + settled.count)...])
+    for item in items {
+      switch item {
+      case .press(let key):
+        if keys == .jamo, let label = labels[key], let scalar = Unicode.Scalar(label) {
+          output.append(contentsOf: KeypadComposeFilter.bytes(of: scalar))
+        } else {
+          output.append(key)
+        }
+      case .scalar(let scalar): output.append(contentsOf: KeypadComposeFilter.bytes(of: scalar))
+      case .byte(let byte): output.append(byte)
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,175 @@
+/// The `hangul-compose` filter for text logs typed on a phone keypad
+/// (`--keyboard cheonjiin`): every character is a press of the key it names.
+///
+/// Under ``KeyEncoding/jamo`` a key is its first label (ㅣ ㆍ ㅡ ㄱ ㄴ ㄷ ㅂ ㅅ ㅈ
+/// ㅇ); under ``KeyEncoding/qwerty`` the E.161 keypad characters `1`–`9`, `*`,
+/// `0`, `#` are keys too. A compatibility jamo that no single key types counts
+/// as the presses that type it (ㅋ = ㄱㄱ, ㅏ = ㅣㆍ). U+200C is the next key:
+/// it ends the syllable and the cycle. BS and DEL undo one press; a newline
+/// ends the line; U+2060 makes the next character text; everything else ends
+/// the syllable and is copied.
+///
+///     var filter = KeypadComposeFilter(keys: .qwerty, keyboard: try Keyboard(id: "cheonjiin"))
+///     var out: [UInt8] = []
+///     filter.process(Array("0125\n".utf8), into: &out)
+///     // String(decoding: out, as: UTF8.self) == "안\n"
+///
+/// Time is O(n) in the input; memory is bounded by the line limit.
+public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
+  public let keys: KeyEncoding
+  private var composer: KeypadComposer
+  private var line: [UInt8] = []
+  private var carried: [UInt8] = []
+  private var literalPending = false
+  private let maximumLineLength: Int
+  private var recorder = StatisticsRecorder()
+  private var counts = EditCounts()
+
+  public init(
+    keys: KeyEncoding = .jamo, keyboard: Keyboard,
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+  ) {
+    self.keys = keys
+    self.maximumLineLength = maximumLineLength
+    composer = KeypadComposer(layout: keyboard.layout)
+  }
+
+  /// What was typed and written so far: the whole log is one document.
+  public var statistics: StatisticsReport {
+    var current = recorder
+    current.finishDocument(counts: counts)
+    return StatisticsReport(documents: [], total: current.total)
+  }
+
+  /// The text of the current line so far, the syllable being composed included.
+  public var pendingText: [UInt8] {
+    var text = line
+    for scalar in composer.composing { text.append(contentsOf: Self.bytes(of: scalar)) }
+    return text
+  }
+
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    var bytes = carried
+    bytes.append(contentsOf: chunk)
+    carried = []
+    bytes.withUnsafeBufferPointer { buffer in
+      var position = 0
+      while position < buffer.count {
+        switch UTF8Stream.step(buffer, at: position) {
+        case .scalar(let value, let length):
+          take(Unicode.Scalar(value) ?? "\u{FFFD}", into: &output)
+          position += length
+        case .invalid:
+          take(byte: buffer[position])
+          position += 1
+        case .incomplete:
+          carried = Array(buffer[position...])
+          position = buffer.count
+        }
+      }
+    }
+  }
+
+  public mutating func finish(into output: inout [UInt8]) {
+    line.append(contentsOf: carried)
+    carried = []
+    flush(into: &output)
+  }
+
+  /// Takes one scalar of the log.
+  public mutating func take(_ scalar: Unicode.Scalar, into output: inout [UInt8]) {
+    if literalPending {
+      literalPending = false
+      recorder.current.keystrokes += 1
+      commit()
+      line.append(contentsOf: Self.bytes(of: scalar))
+      return
+    }
+    switch scalar.value {
+    case 0x0A:
+      recorder.current.keystrokes += 1
+      commit()
+      line.append(0x0A)
+      flush(into: &output)
+      return
+    case 0x08, 0x7F:
+      recorder.current.keystrokes += 1
+      counts.backspaces += 1
+      backspace()
+      return
+    case KeyLogControl.separator.value:
+      recorder.current.keystrokes += 1
+      commit()
+      return
+    case KeyLogControl.literalPrefix.value:
+      literalPending = true
+      return
+    default:
+      break
+    }
+    if let presses = presses(for: scalar) {
+      for key in presses { _ = composer.press(key: key, into: &line) }
+      recorder.current.keystrokes += presses.count
+    } else {
+      recorder.current.keystrokes += 1
+      commit()
+      line.append(contentsOf: Self.bytes(of: scalar))
+    }
+    if line.count > maximumLineLength { flush(into: &output) }
+  }
+
+  /// Takes a byte that is not UTF-8: it is text.
+  public mutating func take(byte: UInt8) {
+    recorder.current.keystrokes += 1
+    commit()
+    line.append(byte)
+  }
+
+  /// Takes out the start of the line that no press can change any more
+  /// (Backspace aside), forgetting what Backspace could undo.
+  public mutating func takeSettled() -> [UInt8] {
+    let count = min(composer.settledCount, line.count)
+    guard count > 0 else { return [] }
+    let settled = Array(line[..<count])
+    line.removeSubrange(..<count)
+    composer.forget(firstBytes: count)
+    return settled
+  }
+
+  /// The keys a scalar presses, or `nil` when it is text.
+  func presses(for scalar: Unicode.Scalar) -> [UInt8]? {
+    if keys == .qwerty, scalar.isASCII, composer.layout.value(forKey: UInt8(scalar.value)) != 0 {
+      return [UInt8(scalar.value)]
+    }
+    if let key = composer.keyByLabel[scalar.value] { return [key] }
+    return composer.pressesByJamo[scalar.value]
+  }
+
+  /// Undoes one press; with none left since the last commit, deletes the
+  /// last character of the line (never the newline before it).
+  private mutating func backspace() {
+    if composer.undoPress(in: &line) { return }
+    commit()
+    guard var end = line.indices.last else {
+      counts.backspacesWithoutEffect += 1
+      return
+    }
+    while end > 0, line[end] & 0xC0 == 0x80 { end -= 1 }
+    line.removeSubrange(end...)
+  }
+
+  private mutating func commit() {
+    composer.commit(into: &line)
+  }
+
+  private mutating func flush(into output: inout [UInt8]) {
+    commit()
+    recorder.count(output: line)
+    output.append(contentsOf: line)
+    line.removeAll(keepingCapacity: true)
+  }
+
+  static func bytes(of scalar: Unicode.Scalar) -> [UInt8] {
+    Array(String(scalar).utf8)
+  }
+}
