@@ -228,13 +228,8 @@ public enum JSONParser {
       guard position + 4 <= bytes.count else { throw error("invalid \\u escape") }
       var unit: UInt16 = 0
       for _ in 0..<4 {
-        let byte = bytes[position]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 0x30
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 0x61 + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - 0x41 + 10
-        default: throw error("invalid \\u escape")
+        guard let digit = jsonHexDigit(bytes[position]) else {
+          throw error("invalid \\u escape")
         }
         unit = unit << 4 | UInt16(digit)
         position += 1

@@ -842,16 +842,11 @@ public struct JSONRecordSplitter: Sendable {
         return "invalid escape: \(Self.describe(bytes, at: index)) after '\\'"
       }
     }
-    let digit: UInt32
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 0x30)
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 0x61 + 10)
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 0x41 + 10)
-    default:
+    guard let digit = jsonHexDigit(byte) else {
       escape = 0
       return "unexpected \(Self.describe(bytes, at: index)) in a \\u escape"
     }
-    unicodeUnit = unicodeUnit << 4 | digit
+    unicodeUnit = unicodeUnit << 4 | UInt32(digit)
     escape += 1
     guard escape == 6 else { return nil }
     escape = 0

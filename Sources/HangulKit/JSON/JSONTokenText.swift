@@ -196,14 +196,8 @@ public enum JSONTokenText {
   private static func hexUnit(_ token: ArraySlice<UInt8>, at position: Int) -> UInt16 {
     var unit: UInt16 = 0
     for offset in 0..<4 {
-      let byte = token[position + offset]
-      let digit: UInt8 =
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - 0x30
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - 0x61 + 10
-        default: byte &- 0x41 &+ 10
-        }
-      unit = unit << 4 | UInt16(digit)
+      // The token was validated: every digit is a hex digit.
+      unit = unit << 4 | UInt16(jsonHexDigit(token[position + offset]) ?? 0)
     }
     return unit
   }

@@ -165,14 +165,8 @@ public struct JSONStringNormalizer {
   static func hexUnit(_ token: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt32 {
     var unit: UInt32 = 0
     for _ in 0..<4 {
-      let byte = token[position]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - 0x30
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - 0x61 + 10
-      default: digit = byte &- 0x41 &+ 10
-      }
-      unit = unit << 4 | UInt32(digit & 0x0F)
+      // The token was validated: every digit is a hex digit.
+      unit = unit << 4 | UInt32(jsonHexDigit(token[position]) ?? 0)
       position += 1
     }
     return unit
