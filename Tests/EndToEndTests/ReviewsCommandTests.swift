@@ -19,6 +19,16 @@ struct ReviewsCommandTests {
     #expect(misplaced.status == 64)
   }
 
+  @Test("files with a byte order mark each, joined with cat: every record, no reject")
+  func joinedBOMFiles() throws {
+    let page =
+      Data([0xEF, 0xBB, 0xBF]) + Data(#"{"data":[{"content":"a"}],"page":1}"#.utf8 + [0x0A])
+    let result = try reviews.run(["import"], input: page + page)
+    #expect(result.status == 0)
+    #expect(result.text == #"{"content":"a"}"# + "\n" + #"{"content":"a"}"# + "\n")
+    #expect(result.stderr == "hangul-reviews: read 2 records, imported 2, rejected 0\n")
+  }
+
   @Test("import of the sample envelope: four records, one reject, a summary, status 65")
   func importSample() throws {
     let folder = try temporaryFolder()

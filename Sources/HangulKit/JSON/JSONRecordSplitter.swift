@@ -436,6 +436,13 @@ public struct JSONRecordSplitter: Sendable {
         index += 1
         continue
       }
+      if bytes[index] == 0xEF, stack.isEmpty, !inRecord, index + 2 < count,
+        bytes[index + 1] == 0xBB, bytes[index + 2] == 0xBF
+      {
+        // A byte order mark between values: files joined with cat that each had one.
+        index += 3
+        continue
+      }
       try structural(at: index, in: bytes, body)
       index += 1
     }
