@@ -21,7 +21,7 @@ struct KeyboardFileTests {
     #expect(keyboard.hasJamoLabels == (id == "2"))
   }
 
-  @Test("the compiled-in copy equals the file in keyboards/", arguments: ids + ["cheonjiin"])
+  @Test("the compiled-in copy equals the file in keyboards/", arguments: ids + ["cheonjiin", "naratgeul", "sky2"])
   func embeddedCopyEqualsFile(id: String) throws {
     let path = Self.root.appendingPathComponent("keyboards/hangul-keyboard-\(id).xml").path
     let fromDisk = try Keyboard(id: path)
@@ -37,7 +37,7 @@ struct KeyboardFileTests {
     let folder = Self.root.appendingPathComponent("keyboards")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       .filter { $0.hasSuffix(".xml") }
-    #expect(names.count == 12)
+    #expect(names.count == 14)
     for name in names {
       let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
       let embedded =

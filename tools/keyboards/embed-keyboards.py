@@ -7,7 +7,7 @@ A test checks that the embedded copy equals the files; run this after editing on
 """
 import pathlib
 
-ORDER = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin"]
+ORDER = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin", "naratgeul", "sky2"]
 root = pathlib.Path(__file__).resolve().parent.parent.parent
 folder = root / "keyboards"
 keyboards = [f"hangul-keyboard-{id}.xml" for id in ORDER]

@@ -4,7 +4,7 @@
 /// The keyboard files in the repository's keyboards/ folder, compiled in.
 enum BuiltInKeyboardFiles {
   /// The ids of the built-in keyboards, in the order `--list-keyboards` shows them.
-  static let keyboardIDs = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin"]
+  static let keyboardIDs = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin", "naratgeul", "sky2"]
 
   /// The text of a built-in file, by file name.
   static func text(named name: String) -> String? {
@@ -1093,6 +1093,125 @@ enum BuiltInKeyboardFiles {
   <stroke from="0x315c" key="0x31" to="0x315f"/>  <!-- ㅜ+ㅣ = ㅟ -->
   <stroke from="0x3160" key="0x31" to="0x315d"/>  <!-- ㅠ+ㅣ = ㅝ -->
   <stroke from="0x315d" key="0x31" to="0x315e"/>  <!-- ㅝ+ㅣ = ㅞ -->
+</hangul-keyboard>
+"""#),
+    ("hangul-keyboard-naratgeul.xml", #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The Naratgeul phone keypad (나랏글, EZ한글) of hangul-tools, one of the three
+     keypads of the Korean national standard for mobile phones (2011), in the
+     keyboard file format of libhangul with the keypad extensions of
+     hangul-keyboard(5). Layout: six basic consonants ㄱ ㄴ ㄹ ㅁ ㅅ ㅇ, vowel
+     keys ㅏㅓ ㅗㅜ ㅡ ㅣ, a stroke-add key (획추가) and a double key (쌍자음);
+     the rules below are the variant hangul-keyboard(5) describes. -->
+<hangul-keyboard id="naratgeul" type="keypad">
+  <name>Naratgeul</name>
+  <name xml:lang="ko">나랏글</name>
+
+  <map id="0">
+    <item key="0x31" value="0x3131"/>  <!-- 1: ㄱ -->
+    <item key="0x32" value="0x3134"/>  <!-- 2: ㄴ -->
+    <item key="0x33" value="0x314f"/>  <!-- 3: ㅏ ㅓ -->
+    <item key="0x34" value="0x3139"/>  <!-- 4: ㄹ -->
+    <item key="0x35" value="0x3141"/>  <!-- 5: ㅁ -->
+    <item key="0x36" value="0x3157"/>  <!-- 6: ㅗ ㅜ -->
+    <item key="0x37" value="0x3145"/>  <!-- 7: ㅅ -->
+    <item key="0x38" value="0x3147"/>  <!-- 8: ㅇ -->
+    <item key="0x39" value="0x3163"/>  <!-- 9: ㅣ -->
+    <item key="0x2a" value="0x2a" name="획추가"/>  <!-- *: 획추가, no jamo label -->
+    <item key="0x30" value="0x3161"/>  <!-- 0: ㅡ -->
+    <item key="0x23" value="0x23" name="쌍자음"/>  <!-- #: 쌍자음, no jamo label -->
+  </map>
+
+  <cycle key="0x33" values="0x314f 0x3153"/>  <!-- ㅏ ㅓ -->
+  <cycle key="0x36" values="0x3157 0x315c"/>  <!-- ㅗ ㅜ -->
+
+  <stroke from="0x3131" key="0x2a" to="0x314b"/>  <!-- ㄱ+획추가 = ㅋ -->
+  <stroke from="0x3134" key="0x2a" to="0x3137"/>  <!-- ㄴ+획추가 = ㄷ -->
+  <stroke from="0x3137" key="0x2a" to="0x314c"/>  <!-- ㄷ+획추가 = ㅌ -->
+  <stroke from="0x3141" key="0x2a" to="0x3142"/>  <!-- ㅁ+획추가 = ㅂ -->
+  <stroke from="0x3142" key="0x2a" to="0x314d"/>  <!-- ㅂ+획추가 = ㅍ -->
+  <stroke from="0x3145" key="0x2a" to="0x3148"/>  <!-- ㅅ+획추가 = ㅈ -->
+  <stroke from="0x3148" key="0x2a" to="0x314a"/>  <!-- ㅈ+획추가 = ㅊ -->
+  <stroke from="0x3147" key="0x2a" to="0x314e"/>  <!-- ㅇ+획추가 = ㅎ -->
+  <stroke from="0x314f" key="0x2a" to="0x3151"/>  <!-- ㅏ+획추가 = ㅑ -->
+  <stroke from="0x3153" key="0x2a" to="0x3155"/>  <!-- ㅓ+획추가 = ㅕ -->
+  <stroke from="0x3157" key="0x2a" to="0x315b"/>  <!-- ㅗ+획추가 = ㅛ -->
+  <stroke from="0x315c" key="0x2a" to="0x3160"/>  <!-- ㅜ+획추가 = ㅠ -->
+
+  <stroke from="0x3131" key="0x23" to="0x3132"/>  <!-- ㄱ+쌍자음 = ㄲ -->
+  <stroke from="0x3137" key="0x23" to="0x3138"/>  <!-- ㄷ+쌍자음 = ㄸ -->
+  <stroke from="0x3142" key="0x23" to="0x3143"/>  <!-- ㅂ+쌍자음 = ㅃ -->
+  <stroke from="0x3145" key="0x23" to="0x3146"/>  <!-- ㅅ+쌍자음 = ㅆ -->
+  <stroke from="0x3148" key="0x23" to="0x3149"/>  <!-- ㅈ+쌍자음 = ㅉ -->
+  <stroke from="0x3132" key="0x23" to="0x3131"/>  <!-- ㄲ+쌍자음 = ㄱ -->
+  <stroke from="0x3138" key="0x23" to="0x3137"/>  <!-- ㄸ+쌍자음 = ㄷ -->
+  <stroke from="0x3143" key="0x23" to="0x3142"/>  <!-- ㅃ+쌍자음 = ㅂ -->
+  <stroke from="0x3146" key="0x23" to="0x3145"/>  <!-- ㅆ+쌍자음 = ㅅ -->
+  <stroke from="0x3149" key="0x23" to="0x3148"/>  <!-- ㅉ+쌍자음 = ㅈ -->
+
+  <stroke from="0x314f" key="0x39" to="0x3150"/>  <!-- ㅏ+ㅣ = ㅐ -->
+  <stroke from="0x3151" key="0x39" to="0x3152"/>  <!-- ㅑ+ㅣ = ㅒ -->
+  <stroke from="0x3153" key="0x39" to="0x3154"/>  <!-- ㅓ+ㅣ = ㅔ -->
+  <stroke from="0x3155" key="0x39" to="0x3156"/>  <!-- ㅕ+ㅣ = ㅖ -->
+  <stroke from="0x3157" key="0x33" to="0x3158"/>  <!-- ㅗ+ㅏ = ㅘ -->
+  <stroke from="0x3158" key="0x39" to="0x3159"/>  <!-- ㅘ+ㅣ = ㅙ -->
+  <stroke from="0x3157" key="0x39" to="0x315a"/>  <!-- ㅗ+ㅣ = ㅚ -->
+  <stroke from="0x315c" key="0x33" to="0x315d"/>  <!-- ㅜ+ㅏ = ㅝ -->
+  <stroke from="0x315d" key="0x39" to="0x315e"/>  <!-- ㅝ+ㅣ = ㅞ -->
+  <stroke from="0x315c" key="0x39" to="0x315f"/>  <!-- ㅜ+ㅣ = ㅟ -->
+  <stroke from="0x3161" key="0x39" to="0x3162"/>  <!-- ㅡ+ㅣ = ㅢ -->
+</hangul-keyboard>
+"""#),
+    ("hangul-keyboard-sky2.xml", #"""
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- The SKY-II phone keypad (SKY-II 한글, later Pantech's VEGA keypad) of
+     hangul-tools, one of the three keypads of the Korean national standard for
+     mobile phones (2011), in the keyboard file format of libhangul with the
+     keypad extensions of hangul-keyboard(5): each key carries two jamo
+     (pressed again, the second; a consonant's third press its double), the
+     rules below are the variant hangul-keyboard(5) describes. -->
+<hangul-keyboard id="sky2" type="keypad">
+  <name>SKY-II</name>
+  <name xml:lang="ko">SKY-II 한글</name>
+
+  <map id="0">
+    <item key="0x31" value="0x3131"/>  <!-- 1: ㄱ ㅋ ㄲ -->
+    <item key="0x32" value="0x3163"/>  <!-- 2: ㅣ ㅡ ㅢ -->
+    <item key="0x33" value="0x314f"/>  <!-- 3: ㅏ ㅑ -->
+    <item key="0x34" value="0x3137"/>  <!-- 4: ㄷ ㅌ ㄸ -->
+    <item key="0x35" value="0x3134"/>  <!-- 5: ㄴ ㄹ -->
+    <item key="0x36" value="0x3153"/>  <!-- 6: ㅓ ㅕ -->
+    <item key="0x37" value="0x3141"/>  <!-- 7: ㅁ ㅅ ㅆ -->
+    <item key="0x38" value="0x3142"/>  <!-- 8: ㅂ ㅍ ㅃ -->
+    <item key="0x39" value="0x3157"/>  <!-- 9: ㅗ ㅛ -->
+    <item key="0x2a" value="0x3148"/>  <!-- *: ㅈ ㅊ ㅉ -->
+    <item key="0x30" value="0x3147"/>  <!-- 0: ㅇ ㅎ -->
+    <item key="0x23" value="0x315c"/>  <!-- #: ㅜ ㅠ -->
+  </map>
+
+  <cycle key="0x31" values="0x3131 0x314b 0x3132"/>  <!-- ㄱ ㅋ ㄲ -->
+  <cycle key="0x32" values="0x3163 0x3161 0x3162"/>  <!-- ㅣ ㅡ ㅢ -->
+  <cycle key="0x33" values="0x314f 0x3151"/>  <!-- ㅏ ㅑ -->
+  <cycle key="0x34" values="0x3137 0x314c 0x3138"/>  <!-- ㄷ ㅌ ㄸ -->
+  <cycle key="0x35" values="0x3134 0x3139"/>  <!-- ㄴ ㄹ -->
+  <cycle key="0x36" values="0x3153 0x3155"/>  <!-- ㅓ ㅕ -->
+  <cycle key="0x37" values="0x3141 0x3145 0x3146"/>  <!-- ㅁ ㅅ ㅆ -->
+  <cycle key="0x38" values="0x3142 0x314d 0x3143"/>  <!-- ㅂ ㅍ ㅃ -->
+  <cycle key="0x39" values="0x3157 0x315b"/>  <!-- ㅗ ㅛ -->
+  <cycle key="0x2a" values="0x3148 0x314a 0x3149"/>  <!-- ㅈ ㅊ ㅉ -->
+  <cycle key="0x30" values="0x3147 0x314e"/>  <!-- ㅇ ㅎ -->
+  <cycle key="0x23" values="0x315c 0x3160"/>  <!-- ㅜ ㅠ -->
+
+  <stroke from="0x314f" key="0x32" to="0x3150"/>  <!-- ㅏ+ㅣ = ㅐ -->
+  <stroke from="0x3151" key="0x32" to="0x3152"/>  <!-- ㅑ+ㅣ = ㅒ -->
+  <stroke from="0x3153" key="0x32" to="0x3154"/>  <!-- ㅓ+ㅣ = ㅔ -->
+  <stroke from="0x3155" key="0x32" to="0x3156"/>  <!-- ㅕ+ㅣ = ㅖ -->
+  <stroke from="0x3157" key="0x33" to="0x3158"/>  <!-- ㅗ+ㅏ = ㅘ -->
+  <stroke from="0x3158" key="0x32" to="0x3159"/>  <!-- ㅘ+ㅣ = ㅙ -->
+  <stroke from="0x3157" key="0x32" to="0x315a"/>  <!-- ㅗ+ㅣ = ㅚ -->
+  <stroke from="0x315c" key="0x36" to="0x315d"/>  <!-- ㅜ+ㅓ = ㅝ -->
+  <stroke from="0x315d" key="0x32" to="0x315e"/>  <!-- ㅝ+ㅣ = ㅞ -->
+  <stroke from="0x315c" key="0x32" to="0x315f"/>  <!-- ㅜ+ㅣ = ㅟ -->
 </hangul-keyboard>
 """#),
     ("hangul-combination-default.xml", #"""

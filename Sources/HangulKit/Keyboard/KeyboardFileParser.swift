@@ -144,6 +144,7 @@ struct KeyboardFileParser {
           throw ElementError("value \(value) is not a Unicode scalar")
         }
         if used { layout.map(key: UInt8(key), to: value) }
+        if used, let name = attributes["name"] { layout.keypad.keyNames[UInt8(key)] = name }
       case .combination(let used):
         let first = try Self.number("first", attributes)
         let second = try Self.number("second", attributes)

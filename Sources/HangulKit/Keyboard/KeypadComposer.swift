@@ -1,8 +1,10 @@
-/// The automaton of a phone keypad (천지인): a consonant key pressed again
-/// retypes the jamo it just typed as the next in its cycle, and vowel keys are
-/// strokes that build a vowel; the jamo so typed go through the 2-set rules of
-/// ``SyllableComposer`` (finals, compound finals, bare clusters, a vowel
-/// takes the last final), without its vowel combinations (strokes make those).
+/// The automaton of a phone keypad (천지인, 나랏글, SKY-II): presses in a row
+/// that type one jamo make a run, whose state each press changes by the
+/// keypad's rules (a key pressed again steps through its cycle; a stroke, 획추가
+/// or 쌍자음 changes the jamo or the vowel strokes typed so far); the jamo so
+/// typed go through the 2-set rules of ``SyllableComposer`` (finals, compound
+/// finals, bare clusters, a vowel takes the last final), without its vowel
+/// combinations (strokes make those).
 ///
 ///     var composer = KeypadComposer(layout: try KeyboardLayout.builtIn(id: "cheonjiin"))
 ///     var line: [UInt8] = []
@@ -10,33 +12,24 @@
 ///     composer.commit(into: &line)
 ///     // String(decoding: line, as: UTF8.self) == "안"
 ///
-/// A press restores the state saved when its run began (the first press of
-/// the cycle, the first stroke of the vowel) and types the run's jamo there,
-/// so a retyped jamo joins the syllable before as if typed at once (갈 +
-/// ㅇㅇ → 갊). Each press takes O(1) time; Backspace restores the state before
-/// the last press (see ``undoPress()``).
+/// A press that continues the run restores the state saved when the run began
+/// and types the run's new jamo there, so a retyped jamo joins the syllable
+/// before as if typed at once (갈 + ㅇㅇ → 갊). Each press takes O(1) time;
+/// Backspace restores the state before the last press (see ``undoPress()``).
 public struct KeypadComposer: Sendable {
   /// The state a Backspace goes back to, and the start of a run.
   struct Saved: Sendable {
     var syllable: CompositionState
     var lineCount: Int
-    var run: Run
+    var run: [UInt32]
     var runStart: CompositionState
     var runLineCount: Int
   }
 
-  /// The presses in a row that type one jamo.
-  enum Run: Sendable, Equatable {
-    case none
-    /// A consonant key and how many times in a row it was pressed, minus one.
-    case consonant(key: UInt8, step: Int)
-    /// Vowel strokes and the state they reached.
-    case vowel(state: [UInt32])
-  }
-
   public let layout: KeyboardLayout
   private var syllable: SyllableComposer
-  private var run = Run.none
+  /// The state of the run in progress (empty: none).
+  private var run: [UInt32] = []
   private var runStart = CompositionState()
   private var runLineCount = 0
   private var history: [Saved] = []
@@ -63,28 +56,24 @@ public struct KeypadComposer: Sendable {
     pressesByJamo = Self.presses(of: layout)
   }
 
-  /// The shortest presses that type each jamo: a cycle's n-th jamo is its key
-  /// n times; a vowel the strokes that reach it; a compound consonant its parts.
+  /// The shortest presses that type each jamo, breadth first over the run
+  /// states the keys reach (fewest presses, then lowest keys); a compound
+  /// consonant no run types is its parts' presses.
   static func presses(of layout: KeyboardLayout) -> [UInt32: [UInt8]] {
     var table: [UInt32: [UInt8]] = [:]
-    for (key, values) in layout.keypad.cycles {
-      for (index, value) in values.enumerated() where table[value] == nil {
-        table[value] = [UInt8](repeating: key, count: index + 1)
-      }
-    }
-    // Breadth first over stroke states, so each vowel gets its fewest strokes.
+    let keys = layout.mappedKeys.sorted()
     var frontier: [([UInt32], [UInt8])] = [([], [])]
     var seen: Set<[UInt32]> = [[]]
-    let vowelKeys = Set(layout.keypad.strokes.keys.map(\.key)).sorted()
     while !frontier.isEmpty {
       var next: [([UInt32], [UInt8])] = []
-      for (state, keys) in frontier {
-        for key in vowelKeys {
-          guard let reached = layout.keypad.stroke(from: state, key: key), !seen.contains(reached)
-          else { continue }
+      for (state, presses) in frontier {
+        for key in keys {
+          let reached =
+            state.isEmpty ? start(key: key, on: layout) : layout.keypad.next(from: state, key: key)
+          guard let reached, !seen.contains(reached) else { continue }
           seen.insert(reached)
-          if reached.count == 1, table[reached[0]] == nil { table[reached[0]] = keys + [key] }
-          next.append((reached, keys + [key]))
+          if isJamo(reached), table[reached[0]] == nil { table[reached[0]] = presses + [key] }
+          next.append((reached, presses + [key]))
         }
       }
       frontier = next
@@ -98,22 +87,31 @@ public struct KeypadComposer: Sendable {
     return table
   }
 
-  /// Whether nothing is being composed.
-  public var isEmpty: Bool { syllable.state.isEmpty && dots == 0 }
-
-  /// How many ㆍ strokes wait for a vowel.
-  private var dots: Int {
-    if case .vowel(let state) = run, state.allSatisfy({ $0 == Self.araeA }) { return state.count }
-    return 0
+  /// The state a press of `key` starts a run with: by the keypad rules, else
+  /// the key's label when that is a jamo; `nil` for a key that only changes
+  /// what came before (획추가).
+  static func start(key: UInt8, on layout: KeyboardLayout) -> [UInt32]? {
+    if let state = layout.keypad.start(key: key) { return state }
+    let label = layout.value(forKey: key)
+    return isJamo([label]) ? [label] : nil
   }
 
-  /// U+318D, the ㆍ (arae-a) stroke shown while no vowel is complete.
-  static let araeA: UInt32 = 0x318D
+  /// Whether a run state is one jamo (else it shows as its scalars, such as
+  /// 천지인's ㆍ strokes, until it becomes one).
+  static func isJamo(_ state: [UInt32]) -> Bool {
+    state.count == 1 && Unicode.Scalar(state[0]).flatMap { Jamo($0) } != nil
+  }
 
-  /// What is being composed: the syllable, then any ㆍ strokes.
+  /// Whether nothing is being composed.
+  public var isEmpty: Bool { syllable.state.isEmpty && pending.isEmpty }
+
+  /// The run state while it is not yet a jamo (천지인's ㆍ strokes).
+  private var pending: [UInt32] { Self.isJamo(run) ? [] : run }
+
+  /// What is being composed: the syllable, then any pending run state.
   public var composing: [Unicode.Scalar] {
     var shown: [Unicode.Scalar] = syllable.composing.map { [$0] } ?? []
-    shown += [Unicode.Scalar](repeating: "\u{318D}", count: dots)
+    shown += pending.compactMap(Unicode.Scalar.init)
     return shown
   }
 
@@ -123,29 +121,16 @@ public struct KeypadComposer: Sendable {
     let label = layout.value(forKey: code)
     guard label != 0 else { return false }
     save(line)
-    if let cycle = layout.keypad.cycles[code] {
-      var step = 0
-      if case .consonant(let key, let previous) = run, key == code {
-        step = (previous + 1) % cycle.count
-        rewind(&line)
-      } else {
-        startRun(&line)
-      }
-      run = .consonant(key: code, step: step)
-      type(cycle[step], into: &line)
+    if let reached = layout.keypad.next(from: run, key: code) {
+      rewind(&line)
+      run = reached
+    } else if let started = Self.start(key: code, on: layout) {
+      startRun(&line)
+      run = started
     } else {
-      var state = layout.keypad.stroke(from: [], key: code) ?? [label]
-      if case .vowel(let previous) = run,
-        let reached = layout.keypad.stroke(from: previous, key: code)
-      {
-        state = reached
-        rewind(&line)
-      } else {
-        startRun(&line)
-      }
-      run = .vowel(state: state)
-      if state.count == 1, state[0] != Self.araeA { type(state[0], into: &line) }
+      return true  // a key that changes what came before, with nothing to change
     }
+    if Self.isJamo(run) { type(run[0], into: &line) }
     return true
   }
 
@@ -171,7 +156,7 @@ public struct KeypadComposer: Sendable {
   /// How many bytes at the start of the line no press can change any more
   /// (Backspace aside): the text before the run in progress.
   public var settledCount: Int {
-    run == .none ? Int.max : runLineCount
+    run.isEmpty ? Int.max : runLineCount
   }
 
   /// Forgets the first `count` bytes of the line (taken out by the caller)
@@ -201,14 +186,15 @@ public struct KeypadComposer: Sendable {
     runLineCount = line.count
   }
 
-  /// Ends the run: ㆍ strokes that made no vowel end the syllable and stay as text.
+  /// Ends the run: a state that made no jamo (ㆍ strokes) ends the syllable
+  /// and stays as text.
   private mutating func endRun(_ line: inout [UInt8]) {
-    let waiting = dots
-    if waiting > 0 {
+    let waiting = pending
+    if !waiting.isEmpty {
       if let done = syllable.commit() { append(done, to: &line) }
-      for _ in 0..<waiting { append("\u{318D}", to: &line) }
+      for value in waiting { append(Unicode.Scalar(value) ?? "\u{FFFD}", to: &line) }
     }
-    run = .none
+    run = []
   }
 
   private mutating func type(_ value: UInt32, into line: inout [UInt8]) {
