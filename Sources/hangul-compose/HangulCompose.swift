@@ -18,10 +18,10 @@ struct HangulCompose: ParsableCommand {
       ASCII letters too); BS and DEL are Backspace; a newline ends the line; every \
       other character, bytes that are not UTF-8 included, ends the syllable and is \
       copied unchanged. The keyboard is libhangul's 2-set keyboard by default; \
-      --keyboard picks another built-in one (2 2y 32 39 3f 3s 3y ro ahn cheonjiin, see \
-      --list-keyboards) or reads a keyboard file (hangul-keyboard(5)); keyboards \
-      other than 2-set and the 천지인 keypad (cheonjiin: text logs only) are typed \
-      with --keys qwerty. \
+      --keyboard picks another built-in one (2 2y 32 39 3f 3s 3y ro ahn, the phone \
+      keypads cheonjiin naratgeul sky2, see --list-keyboards) or reads a keyboard \
+      file (hangul-keyboard(5)); keyboards other than 2-set and the phone keypads \
+      are typed with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
       with a cursor.
@@ -77,6 +77,12 @@ struct HangulCompose: ParsableCommand {
   @Option(help: "Events: write each document as text, or as jsonl ({\"doc\":…,\"text\":…} a line).")
   var output: EventLogFilter.Output = .text
 
+  @Option(
+    help: ArgumentHelp(
+      "Events on a phone keypad: a pause longer than this many milliseconds ends a multi-tap cycle (default: never).",
+      valueName: "ms"))
+  var multitapTimeout: Double?
+
   @OptionGroup var input: InputOptions
 
   @OptionGroup var jobs: JobsOptions
@@ -101,16 +107,22 @@ struct HangulCompose: ParsableCommand {
     }
     let options = compose.composerOptions
     let keyboard = try compose.loadKeyboard()
+    if let multitapTimeout {
+      guard format == .events, keyboard.layout.type == .keypad else {
+        throw ValidationError(
+          "--multitap-timeout needs --format events and a phone keypad keyboard (cheonjiin, naratgeul, sky2)."
+        )
+      }
+      guard multitapTimeout >= 0, multitapTimeout.isFinite else {
+        throw ValidationError("--multitap-timeout must be a number of milliseconds, 0 or more.")
+      }
+    }
     var status: Int32
     switch format {
     case .text where keyboard.layout.type == .keypad:
       status = try run(
         KeypadComposeFilter(
           keys: compose.keys, keyboard: keyboard, maximumLineLength: maxLine.value))
-    case .events where keyboard.layout.type == .keypad:
-      throw ValidationError(
-        "Keyboard '\(compose.keyboard)' is a phone keypad: it reads text logs only, not --format events yet."
-      )
     case .text where jobs.jobs != 1 && !stats && !verify:
       // A newline ends the line for good in a text log, so lines can go to separate threads.
       let maximumLineLength = maxLine.value
@@ -138,7 +150,7 @@ struct HangulCompose: ParsableCommand {
         EventLogFilter(
           keys: compose.keys, keyboard: keyboard, options: options,
           maximumLineLength: maxLine.value, startMode: startMode, output: output,
-          includesStatistics: stats
+          includesStatistics: stats, multitapTimeout: multitapTimeout
         ) { errors.add($0.description) })
       if errors.finish() > 0, status == 0 { status = 65 }
     }

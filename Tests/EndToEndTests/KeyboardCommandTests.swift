@@ -15,7 +15,7 @@ struct KeyboardCommandTests {
     let lines = result.text.split(separator: "\n")
     #expect(
       lines.map { $0.split(separator: " ")[0] } == [
-        "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin",
+        "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin", "naratgeul", "sky2",
       ])
     #expect(lines[4] == "3f   jaso      세벌식 최종 (Sebeolsik Final)")
     #expect(try reviews.run(["import", "--list-keyboards"]).text == result.text)
@@ -91,7 +91,9 @@ struct KeyboardCommandTests {
 
   @Test(
     "decompose --to qwerty --keyboard K | compose --keys qwerty --keyboard K gives back the text",
-    arguments: ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin"])
+    arguments: [
+      "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin", "naratgeul", "sky2",
+    ])
   func roundTripThroughPrograms(keyboard: String) throws {
     let sample = repositoryFile("samples/qwerty-keys.expected.txt").path
     let result = try compose.shell(
@@ -101,7 +103,7 @@ struct KeyboardCommandTests {
     #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: sample))))
   }
 
-  @Test("the 천지인 keypad: jamo labels both ways, keypad characters, no event logs")
+  @Test("the 천지인 keypad: jamo labels both ways, keypad characters, event logs")
   func cheonjiin() throws {
     let typed = try compose.run(
       ["--keyboard", "cheonjiin"], input: Data("ㄱㄱㅣㆍ ㅇㅣㆍㄴㅅㅅ ㄷㅣㆍㄴㄴㄱ\n".utf8))
@@ -116,14 +118,58 @@ struct KeyboardCommandTests {
     )
     #expect(result.stdout == (try Data(contentsOf: URL(fileURLWithPath: sample))))
     let events = try compose.run(
-      ["--format", "events", "--keyboard", "cheonjiin"], input: Data("{\"key\":\"1\"}\n".utf8))
-    #expect(events.status == 64)
-    #expect(events.stderr.contains("phone keypad"))
+      ["--format", "events", "--keys", "qwerty", "--keyboard", "cheonjiin"],
+      input: Data("{\"key\":\"1\"}\n{\"key\":\"2\"}\n".utf8))
+    #expect(events.status == 0)
+    #expect(events.text == "ㅏ\n")
+    #expect(events.stderr.isEmpty)
     let imported = try reviews.run(
       ["import", "--content", "keys", "--keyboard", "cheonjiin"],
       input: Data(#"{"id":1,"content":"0125"}"#.utf8 + Data("\n".utf8)))
     #expect(imported.status == 64)
     #expect(imported.stderr.contains("phone keypad"))
+  }
+
+  @Test(
+    "a keypad event log: the pause ends the cycle only with --multitap-timeout",
+    arguments: [([], "아령 친구야\n"), (["--multitap-timeout", "1000"], "안녕 친구야\n")])
+  func keypadEventSample(options: [String], expected: String) throws {
+    let sample = repositoryFile("samples/cheonjiin-keypad.jsonl").path
+    let result = try compose.run(
+      ["--format", "events", "--keyboard", "cheonjiin"] + options + [sample])
+    #expect(result.status == 0)
+    #expect(result.text == expected)
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("나랏글's named keys in event logs; a name no key has is a bad line (65)")
+  func namedKeys() throws {
+    let log = ["ㄱ", "쌍자음", "ㅏ", "ㅅ", "획추가", "획추가", "ㅣ"].map { "{\"key\":\"\($0)\"}\n" }.joined()
+    let result = try compose.run(
+      ["--format", "events", "--keyboard", "naratgeul"], input: Data(log.utf8))
+    #expect(result.status == 0)
+    #expect(result.text == "까치\n")
+    #expect(result.stderr.isEmpty)
+    let bad = try compose.run(
+      ["--format", "events", "--keyboard", "sky2"], input: Data("{\"key\":\"획추가\"}\n".utf8))
+    #expect(bad.status == 65)
+    #expect(bad.text.isEmpty)
+    #expect(bad.stderr.contains("unknown key \"획추가\""))
+  }
+
+  @Test(
+    "--multitap-timeout needs events on a keypad and a number of milliseconds (64)",
+    arguments: [
+      ["--multitap-timeout", "500", "--keyboard", "cheonjiin"],
+      ["--multitap-timeout", "500", "--format", "events"],
+      ["--multitap-timeout", "-1", "--format", "events", "--keyboard", "sky2"],
+      ["--multitap-timeout", "soon", "--format", "events", "--keyboard", "sky2"],
+    ])
+  func multitapTimeoutMisuse(arguments: [String]) throws {
+    let result = try compose.run(arguments, input: Data())
+    #expect(result.status == 64)
+    #expect(result.text.isEmpty)
+    #expect(result.stderr.contains("multitap-timeout"))
   }
 
   @Test("event logs and review imports take --keyboard")

@@ -21,7 +21,9 @@ struct KeyboardFileTests {
     #expect(keyboard.hasJamoLabels == (id == "2"))
   }
 
-  @Test("the compiled-in copy equals the file in keyboards/", arguments: ids + ["cheonjiin", "naratgeul", "sky2"])
+  @Test(
+    "the compiled-in copy equals the file in keyboards/",
+    arguments: ids + ["cheonjiin", "naratgeul", "sky2"])
   func embeddedCopyEqualsFile(id: String) throws {
     let path = Self.root.appendingPathComponent("keyboards/hangul-keyboard-\(id).xml").path
     let fromDisk = try Keyboard(id: path)

@@ -100,7 +100,8 @@ struct KeypadKeyboardTests {
       let bytes = Array(text.utf8)
       let log = try decomposed(bytes, id, keys: keys)
       // Every syllable is typed as presses, none is copied as text.
-      #expect(!String(decoding: log, as: UTF8.self).unicodeScalars.contains { HangulSyllable($0) != nil })
+      #expect(
+        !String(decoding: log, as: UTF8.self).unicodeScalars.contains { HangulSyllable($0) != nil })
       expectSameBytes(try composed(log, id, keys: keys), bytes)
     }
   }

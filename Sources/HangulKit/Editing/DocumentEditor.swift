@@ -3,7 +3,8 @@
 /// text is inserted at the cursor, Backspace deletes before it, Delete after
 /// it, the arrows, Home and End move it, and every movement commits the
 /// syllable being composed. Keyboards without jamo labels and
-/// `--auto-reorder` type through a ``LayoutTyping`` exactly as ``LineEditor`` does.
+/// `--auto-reorder` type through a ``LayoutTyping`` exactly as ``LineEditor`` does;
+/// a phone keypad through a ``KeypadComposer`` as ``KeypadComposeFilter`` does.
 ///
 ///     var editor = DocumentEditor()
 ///     for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
@@ -46,6 +47,11 @@ public struct DocumentEditor: Sendable {
   public private(set) var layoutTyping: LayoutTyping
   /// Whether ``layoutTyping`` composes.
   public let usesLayout: Bool
+  /// The automaton of a phone keypad (then it composes instead of the others).
+  public private(set) var keypad: KeypadComposer?
+  /// What ``keypad`` wrote since the syllable began: a later press of the
+  /// same run may still retype it, so it goes in at the cursor on commit.
+  private var keypadOutput: [UInt8] = []
   /// The UTF-8 that ``layoutTyping`` writes, before it goes in at the cursor.
   private var layoutOutput: [UInt8] = []
   /// Bytes that are final: the document's text once it ends, or the text
@@ -84,6 +90,7 @@ public struct DocumentEditor: Sendable {
     composer = SyllableComposer(keyboard: keyboard, options: options)
     layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
     usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
+    if keyboard.layout.type == .keypad { keypad = KeypadComposer(layout: keyboard.layout) }
     undoesKeystrokes = options.backspace == .keystroke
     self.maximumLineLength = max(maximumLineLength, 4)
   }
@@ -100,7 +107,7 @@ public struct DocumentEditor: Sendable {
   /// Whether the document holds no text and nothing is being composed.
   public var isEmpty: Bool {
     linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && composer.state.isEmpty
-      && layoutTyping.isEmpty
+      && layoutTyping.isEmpty && (keypad?.isEmpty ?? true) && keypadOutput.isEmpty
   }
 
   // MARK: Typing
@@ -108,6 +115,12 @@ public struct DocumentEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
   public mutating func press(_ jamo: Jamo) {
     goalColumn = nil
+    if let keypad {
+      // The presses that type the jamo on the keypad, or text when there are none.
+      guard let keys = keypad.presses(typing: jamo.scalar) else { return insert(jamo.scalar) }
+      for code in keys { typePosition(code) }
+      return
+    }
     if usesLayout {
       // The keys that type the jamo on the layout, or text when it has none.
       guard let keys = layoutTyping.keys(typing: jamo) else { return insert(jamo.scalar) }
@@ -125,6 +138,15 @@ public struct DocumentEditor: Sendable {
   /// the layout puts there, or the character itself where it puts none. This
   /// is the one place where the event format maps a key position to a key.
   public mutating func typePosition(_ ascii: UInt8) {
+    if keypad != nil {
+      goalColumn = nil
+      if keypad?.press(key: ascii, into: &keypadOutput) != true {
+        insert(Unicode.Scalar(ascii))
+      } else if keypadOutput.count > maximumLineLength {
+        commit()
+      }
+      return
+    }
     if usesLayout {
       goalColumn = nil
       if layoutTyping.takes(key: ascii) {
@@ -181,6 +203,19 @@ public struct DocumentEditor: Sendable {
     }
   }
 
+  /// Ends a phone keypad's multi-tap cycle (a pause longer than
+  /// `--multitap-timeout`): the next press of the same key types a new jamo.
+  /// Strokes that are not yet a jamo (천지인's ㆍ) wait on.
+  public mutating func endCycle() {
+    keypad?.endCycle()
+  }
+
+  /// The key of a phone keypad whose first label is `scalar` (ㆍ on 천지인,
+  /// `*` for 나랏글's 획추가), or `nil` (also on other keyboards).
+  public func keypadKey(labelled scalar: Unicode.Scalar) -> UInt8? {
+    keypad?.keyByLabel[scalar.value]
+  }
+
   /// Ends the syllable being composed without writing anything (the
   /// separator key, `Next`).
   public mutating func endSyllable() {
@@ -197,7 +232,10 @@ public struct DocumentEditor: Sendable {
   public mutating func backspace() {
     goalColumn = nil
     counts.backspaces += 1
-    if usesLayout {
+    if keypad != nil {
+      if keypad?.undoPress(in: &keypadOutput) == true { return }
+      commit()
+    } else if usesLayout {
       switch layoutTyping.backspace() {
       case .restoredKeystroke(let column):
         deleteBeforeCursor(backTo: column)
@@ -368,6 +406,12 @@ public struct DocumentEditor: Sendable {
 
   private mutating func commit() {
     if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
+    if keypad != nil {
+      keypad?.commit(into: &keypadOutput)
+      swap(&layoutOutput, &keypadOutput)
+      appendLayoutOutput()
+      return
+    }
     if usesLayout {
       layoutTyping.commit(into: &layoutOutput)
       appendLayoutOutput()

@@ -51,6 +51,10 @@ public struct EventLogFilter: ByteFilter {
   private var shiftPending = false
   private var literalPending = false
   private var lastTime: Double?
+  /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
+  public let multitapTimeout: Double?
+  /// The keys of a phone keypad that have names instead of jamo labels (획추가).
+  private let keypadKeyNames: [String: UInt8]
   private var document: DocumentName?
   private var documentStarted = false
   /// Whether the current document's JSON object was opened (its text streams).
@@ -83,9 +87,14 @@ public struct EventLogFilter: ByteFilter {
     options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
+    multitapTimeout: Double? = nil,
     report: @escaping (PositionedError) -> Void
   ) {
     self.keys = keys
+    self.multitapTimeout = multitapTimeout
+    var names: [String: UInt8] = [:]
+    for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
+    keypadKeyNames = names
     self.report = report
     self.startMode = startMode
     self.output = output
@@ -251,6 +260,7 @@ public struct EventLogFilter: ByteFilter {
     }
     documentStarted = true
     if let time {
+      if let multitapTimeout, let lastTime, time - lastTime > multitapTimeout { editor.endCycle() }
       lastTime = time
       recorder.current.noteTime(time)
     }
@@ -267,6 +277,8 @@ public struct EventLogFilter: ByteFilter {
     case named(NamedKey)
     case character(String)
     case code(KeyCode, shifted: Bool)
+    /// A phone keypad's key named in the keyboard file (획추가).
+    case keypadKey(UInt8)
     case text(String)
   }
 
@@ -314,8 +326,11 @@ public struct EventLogFilter: ByteFilter {
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
+    if let code = keypadKeyNames[name] { return .keypadKey(code) }
     if name.count == 1 { return .character(name) }
-    fail(Self.unknown("key", name, known: NamedKey.allCases.map(\.rawValue)))
+    fail(
+      Self.unknown(
+        "key", name, known: NamedKey.allCases.map(\.rawValue) + keypadKeyNames.keys.sorted()))
     return nil
   }
 
@@ -355,7 +370,15 @@ public struct EventLogFilter: ByteFilter {
       }
     case .code(.keypad(let scalar), _):
       shiftPending = false
-      editor.insert(scalar)
+      // On a phone keypad the numeric keypad's keys are the phone's keys.
+      if editor.keypad != nil, mode == .korean, scalar.isASCII {
+        editor.typePosition(UInt8(scalar.value))
+      } else {
+        editor.insert(scalar)
+      }
+    case .keypadKey(let code):
+      shiftPending = false
+      if mode == .korean { editor.typePosition(code) } else { editor.insert(Unicode.Scalar(code)) }
     case .text(let phrase):
       shiftPending = false
       editor.endSyllable()
@@ -416,7 +439,9 @@ public struct EventLogFilter: ByteFilter {
     case 0x20...0x7E where mode == .korean && keys == .qwerty:
       editor.typePosition(UInt8(scalar.value))
     default:
-      if mode == .korean, let jamo = Jamo(scalar) {
+      if mode == .korean, let code = editor.keypadKey(labelled: scalar) {
+        editor.typePosition(code)
+      } else if mode == .korean, let jamo = Jamo(scalar) {
         editor.press(jamo)
       } else {
         editor.insert(scalar)

@@ -141,8 +141,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
     if keys == .qwerty, scalar.isASCII, composer.layout.value(forKey: UInt8(scalar.value)) != 0 {
       return [UInt8(scalar.value)]
     }
-    if let key = composer.keyByLabel[scalar.value] { return [key] }
-    return composer.pressesByJamo[scalar.value]
+    return composer.presses(typing: scalar)
   }
 
   /// Undoes one press; with none left since the last commit, deletes the

@@ -141,6 +141,19 @@ public struct KeypadComposer: Sendable {
     history.removeAll(keepingCapacity: true)
   }
 
+  /// Ends a multi-tap cycle (a pause): the next press starts a new run.
+  /// A run that is not yet a jamo (ㆍ strokes) goes on.
+  public mutating func endCycle() {
+    if Self.isJamo(run) { run = [] }
+  }
+
+  /// The presses that type a scalar: its key when it is a key's first label,
+  /// else the fewest presses that type the jamo; `nil` for other scalars.
+  public func presses(typing scalar: Unicode.Scalar) -> [UInt8]? {
+    if let key = keyByLabel[scalar.value] { return [key] }
+    return pressesByJamo[scalar.value]
+  }
+
   /// Undoes the last press (a tap of a cycle steps back, a stroke is taken
   /// off): `false` when no press since the last commit is left to undo.
   public mutating func undoPress(in line: inout [UInt8]) -> Bool {
