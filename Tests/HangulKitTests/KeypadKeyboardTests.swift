@@ -127,6 +127,42 @@ struct KeypadKeyboardTests {
     }
   }
 
+  @Test(
+    "NFD text in a keypad log composes as on the other keyboards (NFC out), and round-trips",
+    arguments: ["cheonjiin", "naratgeul", "sky2"])
+  func conjoiningJamo(id: String) throws {
+    let nfd = "\u{1100}\u{1161}\u{11A8} \u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}"
+    #expect(try composed(nfd, id) == "각 한글")
+    var twoSet = ComposeFilter(keyboard: .twoSet)
+    #expect(
+      try composed(nfd, id) == String(decoding: try twoSet.filtered(Array(nfd.utf8)), as: UTF8.self)
+    )
+    // A typed syllable takes a conjoining final after it, as on 2-set: 가 + ᆨ = 각.
+    #expect(try composed("ㄱ" + (id == "cheonjiin" ? "ㅣㆍ" : "ㅏ") + "\u{11A8}", id) == "각")
+    for text in [nfd, "가\u{11A8}\u{1100}", "\u{1100}\u{1161}\u{1100}\u{1161}\u{11A8}\n\u{1161}"] {
+      for keys in [KeyEncoding.jamo, .qwerty] {
+        let bytes = Array(text.utf8)
+        expectSameBytes(try composed(try decomposed(bytes, id, keys: keys), id, keys: keys), bytes)
+      }
+    }
+  }
+
+  @Test(
+    "Backspace after presses gives what the presses without the last one give",
+    arguments: ["cheonjiin", "naratgeul", "sky2"])
+  func backspaceUndoesThePress(id: String) throws {
+    var random = SeededGenerator(seed: 7)
+    let keys = Array("1234567890*#".utf8)
+    for _ in 0..<500 {
+      let presses = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+        keys[Int.random(in: 0..<keys.count, using: &random)]
+      }
+      let undone = try composed(presses + [0x08], id, keys: .qwerty)
+      let shorter = try composed(Array(presses.dropLast()), id, keys: .qwerty)
+      #expect(undone == shorter, "\(String(decoding: presses, as: UTF8.self))")
+    }
+  }
+
   @Test("random presses never crash and compose the same in any chunking", arguments: ids)
   func randomPresses(id: String) throws {
     for seed in 1...10 {

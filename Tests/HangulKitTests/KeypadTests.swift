@@ -84,6 +84,8 @@ struct KeypadTests {
       ("ㄱㄱ\u{8}", "ㄱ"), ("ㄱㅣㆍ\u{8}", "기"), ("ㅇㅣㆍㄴㄴ\u{8}", "안"), ("ㅇㅣㆍㄴㄴ\u{8}\u{8}", "아"),
       ("ㄱㅡㆍㆍ\u{8}", "구"), ("ㅅㅣㆍㄴㆍ\u{8}", "산"), ("가나\u{200C}\u{8}", "가"), ("\u{8}ㄱ", "ㄱ"),
       ("ㄱㄱ\u{8}ㄱ", "ㅋ"),
+      // The retyped ㅎ took 안 back into its syllable (않); undoing it gives 안 back.
+      ("ㅇㅣㆍㄴㅅㅅ\u{8}", "안ㅅ"), ("ㅅㅣㆍㄴㆍㅣ\u{8}", "산ㆍ"),
     ])
   func backspace(log: String, text: String) throws {
     #expect(try composed(log) == text)

@@ -17,7 +17,7 @@
 public struct KeypadDecomposeFilter: ByteFilter {
   public let keys: KeyEncoding
   private var simulator: KeypadComposeFilter
-  private let presses: [UInt32: [UInt8]]
+  private let composer: KeypadComposer
   private let labels: [UInt8: UInt32]
   /// The text not yet settled in the simulator.
   private var expected: [UInt8] = []
@@ -26,8 +26,7 @@ public struct KeypadDecomposeFilter: ByteFilter {
   public init(keys: KeyEncoding, keyboard: Keyboard) {
     self.keys = keys
     simulator = KeypadComposeFilter(keys: keys, keyboard: keyboard, maximumLineLength: Int.max)
-    let composer = KeypadComposer(layout: keyboard.layout)
-    presses = composer.pressesByJamo
+    composer = KeypadComposer(layout: keyboard.layout)
     var labels: [UInt8: UInt32] = [:]
     for code in keyboard.layout.mappedKeys { labels[code] = keyboard.layout.value(forKey: code) }
     self.labels = labels
@@ -81,12 +80,13 @@ public struct KeypadDecomposeFilter: ByteFilter {
     for candidate in candidates where write(candidate, text: text, into: &output) { return }
   }
 
-  /// The presses that type a syllable or a compatibility jamo, or `nil`.
+  /// The presses that type a syllable, a compatibility jamo or a key's
+  /// label (ㆍ), or `nil`.
   private func keys(typing scalar: Unicode.Scalar) -> [UInt8]? {
-    guard let syllable = HangulSyllable(scalar) else { return presses[scalar.value] }
+    guard let syllable = HangulSyllable(scalar) else { return composer.presses(typing: scalar) }
     var keys: [UInt8] = []
     for jamo in [syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []) {
-      guard let typed = presses[jamo.scalar.value] else { return nil }
+      guard let typed = composer.pressesByJamo[jamo.scalar.value] else { return nil }
       keys += typed
     }
     return keys

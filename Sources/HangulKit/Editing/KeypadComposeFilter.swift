@@ -7,7 +7,8 @@
 /// as the presses that type it (ㅋ = ㄱㄱ, ㅏ = ㅣㆍ). U+200C is the next key:
 /// it ends the syllable and the cycle. BS and DEL undo one press; a newline
 /// ends the line; U+2060 makes the next character text; everything else ends
-/// the syllable and is copied.
+/// the syllable and is copied (conjoining jamo composing with the text before
+/// them, so NFD text comes out NFC, as on the other keyboards).
 ///
 ///     var filter = KeypadComposeFilter(keys: .qwerty, keyboard: try Keyboard(id: "cheonjiin"))
 ///     var out: [UInt8] = []
@@ -113,9 +114,24 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
     } else {
       recorder.current.keystrokes += 1
       commit()
-      line.append(contentsOf: Self.bytes(of: scalar))
+      insert(scalar)
     }
     if line.count > maximumLineLength { flush(into: &output) }
+  }
+
+  /// Appends text: a conjoining vowel or final composes with the text before
+  /// it by the canonical algorithm (L + V → LV, LV + T → LVT), so NFD text
+  /// comes out NFC, as on the other keyboards.
+  private mutating func insert(_ scalar: Unicode.Scalar) {
+    if let last = line.lastThreeByteScalar(),
+      let joined = HangulNormalization.composition(of: last, scalar.value),
+      let joinedScalar = Unicode.Scalar(joined)
+    {
+      line.removeLast(3)
+      line.appendUTF8(joinedScalar)
+    } else {
+      line.append(contentsOf: Self.bytes(of: scalar))
+    }
   }
 
   /// Takes a byte that is not UTF-8: it is text.
@@ -128,7 +144,14 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   /// Takes out the start of the line that no press can change any more
   /// (Backspace aside), forgetting what Backspace could undo.
   public mutating func takeSettled() -> [UInt8] {
-    let count = min(composer.settledCount, line.count)
+    var count = min(composer.settledCount, line.count)
+    // A last ᄀ or 가 stays: a conjoining vowel or final may still join it.
+    if count >= 3, let last = Array(line[(count - 3)..<count]).lastThreeByteScalar(),
+      HangulNormalization.composition(of: last, 0x1161) != nil
+        || HangulNormalization.composition(of: last, 0x11A8) != nil
+    {
+      count -= 3
+    }
     guard count > 0 else { return [] }
     let settled = Array(line[..<count])
     line.removeSubrange(..<count)

@@ -20,7 +20,10 @@ public struct KeypadComposer: Sendable {
   /// The state a Backspace goes back to, and the start of a run.
   struct Saved: Sendable {
     var syllable: CompositionState
-    var lineCount: Int
+    /// Where the line's bytes that a later press may take back began, and
+    /// those bytes (from the start of the run in progress: a few at most).
+    var lineStart: Int
+    var lineTail: [UInt8]
     var run: [UInt32]
     var runStart: CompositionState
     var runLineCount: Int
@@ -159,7 +162,8 @@ public struct KeypadComposer: Sendable {
   public mutating func undoPress(in line: inout [UInt8]) -> Bool {
     guard let saved = history.popLast() else { return false }
     syllable.restore(saved.syllable)
-    line.removeSubrange(min(saved.lineCount, line.count)...)
+    line.removeSubrange(min(saved.lineStart, line.count)...)
+    line += saved.lineTail
     run = saved.run
     runStart = saved.runStart
     runLineCount = saved.runLineCount
@@ -181,10 +185,12 @@ public struct KeypadComposer: Sendable {
 
   private mutating func save(_ line: [UInt8]) {
     if history.count == Self.historyLimit { history.removeFirst(Self.historyLimit / 2) }
+    // A press rewinds the line no further back than the run in progress began.
+    let start = run.isEmpty ? line.count : min(runLineCount, line.count)
     history.append(
       Saved(
-        syllable: syllable.state, lineCount: line.count, run: run, runStart: runStart,
-        runLineCount: runLineCount))
+        syllable: syllable.state, lineStart: start, lineTail: Array(line[start...]), run: run,
+        runStart: runStart, runLineCount: runLineCount))
   }
 
   /// Goes back to where the run began, to type its next jamo there.
