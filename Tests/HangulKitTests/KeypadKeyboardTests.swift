@@ -148,6 +148,21 @@ struct KeypadKeyboardTests {
   }
 
   @Test(
+    "a UTF-8 sequence cut off at the end stays after the syllable before it, in any chunking",
+    arguments: ["cheonjiin", "naratgeul", "sky2"])
+  func truncatedEnd(id: String) throws {
+    let log = Array("ㄱ".utf8) + Array((id == "cheonjiin" ? "ㅣㆍ" : "ㅏ").utf8) + [0xEA, 0xB0]
+    expectSameBytes(try composed(log, id, keys: .jamo), Array("가".utf8) + [0xEA, 0xB0])
+    var filter = KeypadComposeFilter(keys: .jamo, keyboard: try Self.keyboard(id))
+    var pieces: [UInt8] = []
+    for byte in log { try filter.process([byte], into: &pieces) }
+    filter.finish(into: &pieces)
+    expectSameBytes(pieces, Array("가".utf8) + [0xEA, 0xB0])
+    let text = Array("가".utf8) + [0xEA, 0xB0]
+    expectSameBytes(try composed(try decomposed(text, id, keys: .qwerty), id, keys: .qwerty), text)
+  }
+
+  @Test(
     "Backspace after presses gives what the presses without the last one give",
     arguments: ["cheonjiin", "naratgeul", "sky2"])
   func backspaceUndoesThePress(id: String) throws {

@@ -6,7 +6,7 @@ complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -a
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -l version -d 'Show the version.'
 complete -c hangul-reviews -n 'not __fish_seen_subcommand_from import export' -s h -l help -d 'Show help information.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l content -x -a 'text keys' -d 'How content is written: text (normalized to NFC) or keys (composed from keystrokes).'
-complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l keyboard -r -F -a '2 2y 32 39 3f 3s 3y ro ahn cheonjiin' -d 'The keyboard: a built-in id (see --list-keyboards) or a keyboard file.'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l keyboard -r -F -a '2 2y 32 39 3f 3s 3y ro ahn cheonjiin naratgeul sky2' -d 'The keyboard: a built-in id (see --list-keyboards) or a keyboard file.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l list-keyboards -d 'List the built-in keyboards (id, type, name) and exit.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l keys -x -a 'jamo qwerty' -d 'How keys are written: jamo (ㄱ ㅏ …) or qwerty (key positions of the keyboard).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l double-stroke -d 'Make a tense consonant from the same consonant typed twice (ㄱㄱ → ㄲ).'

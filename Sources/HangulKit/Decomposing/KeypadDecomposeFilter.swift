@@ -21,7 +21,7 @@ public struct KeypadDecomposeFilter: ByteFilter {
   private let labels: [UInt8: UInt32]
   /// The text not yet settled in the simulator.
   private var expected: [UInt8] = []
-  private var carried: [UInt8] = []
+  private var stream = UTF8Stream()
 
   public init(keys: KeyEncoding, keyboard: Keyboard) {
     self.keys = keys
@@ -40,32 +40,29 @@ public struct KeypadDecomposeFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    var bytes = carried
-    bytes.append(contentsOf: chunk)
-    carried = []
-    bytes.withUnsafeBufferPointer { buffer in
-      var position = 0
-      while position < buffer.count {
-        switch UTF8Stream.step(buffer, at: position) {
-        case .scalar(let value, let length):
-          decompose(
-            Unicode.Scalar(value) ?? "\u{FFFD}",
-            Array(buffer[position..<position + length]), into: &output)
-          position += length
-        case .invalid:
-          write([.byte(buffer[position])], text: [buffer[position]], into: &output)
-          position += 1
-        case .incomplete:
-          carried = Array(buffer[position...])
-          position = buffer.count
-        }
-      }
-    }
+    decode(chunk, isLast: false, into: &output)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    for byte in carried { write([.byte(byte)], text: [byte], into: &output) }
-    carried = []
+    decode(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &output)
+  }
+
+  /// Writes the keys of each scalar of `chunk`, and each byte that is not
+  /// UTF-8 as itself (a sequence cut off at its end waits for the next
+  /// chunk, or with `isLast` is bytes that are not UTF-8).
+  private mutating func decode(
+    _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8]
+  ) {
+    var stream = self.stream
+    stream.decode(chunk, isLast: isLast) { unit in
+      switch unit {
+      case .scalar(let scalar):
+        decompose(scalar, KeypadComposeFilter.bytes(of: scalar), into: &output)
+      case .invalidByte(let byte):
+        write([.byte(byte)], text: [byte], into: &output)
+      }
+    }
+    self.stream = stream
   }
 
   private mutating func decompose(

@@ -20,7 +20,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   public let keys: KeyEncoding
   private var composer: KeypadComposer
   private var line: [UInt8] = []
-  private var carried: [UInt8] = []
+  private var stream = UTF8Stream()
   private var literalPending = false
   private let maximumLineLength: Int
   private var recorder = StatisticsRecorder()
@@ -50,31 +50,28 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    var bytes = carried
-    bytes.append(contentsOf: chunk)
-    carried = []
-    bytes.withUnsafeBufferPointer { buffer in
-      var position = 0
-      while position < buffer.count {
-        switch UTF8Stream.step(buffer, at: position) {
-        case .scalar(let value, let length):
-          take(Unicode.Scalar(value) ?? "\u{FFFD}", into: &output)
-          position += length
-        case .invalid:
-          take(byte: buffer[position])
-          position += 1
-        case .incomplete:
-          carried = Array(buffer[position...])
-          position = buffer.count
-        }
-      }
-    }
+    decode(chunk, isLast: false, into: &output)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    line.append(contentsOf: carried)
-    carried = []
+    decode(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &output)
     flush(into: &output)
+  }
+
+  /// Takes each scalar and each byte that is not UTF-8 of `chunk` (a
+  /// sequence cut off at its end waits for the next chunk, or with `isLast`
+  /// is bytes that are not UTF-8).
+  private mutating func decode(
+    _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8]
+  ) {
+    var stream = self.stream
+    stream.decode(chunk, isLast: isLast) { unit in
+      switch unit {
+      case .scalar(let scalar): take(scalar, into: &output)
+      case .invalidByte(let byte): take(byte: byte)
+      }
+    }
+    self.stream = stream
   }
 
   /// Takes one scalar of the log.
