@@ -212,3 +212,38 @@ struct SplitterFastPathTests {
     }
   }
 }
+
+@Suite("UTF-8 validator fast path")
+struct UTF8ValidatorFastPathTests {
+  /// The first invalid byte's place as the validator reports it, fed in chunks of `chunk` bytes.
+  static func firstInvalid(_ bytes: [UInt8], chunk: Int) -> [Int]? {
+    var validator = UTF8Validator()
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + chunk)
+      Array(bytes[start..<end]).withUnsafeBufferPointer { validator.scan($0) }
+      start = end
+    }
+    validator.finish()
+    return validator.firstInvalid.map { [$0.line, $0.column, Int($0.byte)] }
+  }
+
+  @Test("whole three-byte sequences taken at once give the places byte-at-a-time feeding gives")
+  func agreesByteAtATime() {
+    var generator = SeededGenerator(seed: 31)
+    let pieces: [[UInt8]] = [
+      Array("가".utf8), Array("한글 ".utf8), Array("\n".utf8), Array("abcdefghij".utf8),
+      [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEA, 0xB0],
+      [0xEF, 0xBF, 0xBF], [0xE1, 0x80, 0x41], [0x80], Array("😀".utf8), [0xC3, 0xA9],
+    ]
+    for _ in 0..<3000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...10, using: &generator) {
+        bytes += pieces.randomElement(using: &generator) ?? []
+      }
+      let whole = Self.firstInvalid(bytes, chunk: 1 << 20)
+      #expect(Self.firstInvalid(bytes, chunk: 1) == whole, "\(bytes)")
+      #expect((whole == nil) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
+  }
+}

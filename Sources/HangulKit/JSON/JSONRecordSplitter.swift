@@ -496,8 +496,9 @@ public struct JSONRecordSplitter: Sendable {
         index += 3
         continue
       }
-      if quickStructural(at: index, in: bytes) {
-        index += 1
+      let next = quickStructural(at: index, in: bytes)
+      if next > index {
+        index = next
         continue
       }
       try structural(at: index, in: bytes, body)
@@ -519,25 +520,26 @@ public struct JSONRecordSplitter: Sendable {
   /// The bytes of valid JSON that make up most of a record, taken without
   /// ``structural(at:in:_:)`` (which may end a record and so carries the
   /// record handler): whitespace, and inside a record's nesting every
-  /// punctuation, the start of a string, number or literal, and a nested
-  /// object or array opening or closing. Returns false to leave the byte to
-  /// ``structural(at:in:_:)``, having changed nothing.
+  /// punctuation (with the spaces after it), a whole string, number or
+  /// literal (or its start, when the chunk ends first), and a nested object
+  /// or array opening or closing. Returns the index to go on from, or
+  /// `index` to leave the byte to ``structural(at:in:_:)``, having changed nothing.
   @inline(__always)
-  private mutating func quickStructural(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool
+  private mutating func quickStructural(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int
   {
     let byte = bytes[index]
     switch byte {
     case 0x20, 0x09, 0x0D:
       if inRecord { recordHasWhitespace = true }
-      return true
+      return index + 1
     case 0x0A:
       if inRecord { recordHasWhitespace = true }
       newline(at: index)
-      return true
+      return index + 1
     default:
       break
     }
-    guard inRecord, stack.count > recordBase else { return false }
+    guard inRecord, stack.count > recordBase else { return index }
     let state = stack.innermost.state
     let isValuePlace = state == .value || state == .valueOrEnd || state == .element
     switch byte {
@@ -549,55 +551,99 @@ public struct JSONRecordSplitter: Sendable {
         startValue(at: index, state: state)
         beginString(at: index, isName: false, in: bytes)
       } else {
-        return false
+        return index
       }
+      lineHasContent = true
+      let next = scanString(from: index + 1, in: bytes)
+      if pendingStringEnd >= 0 {
+        // A string value inside the record: it ends no record.
+        let end = pendingStringEnd
+        pendingStringEnd = -1
+        _ = valueEndedInsideRecord(at: end)
+      }
+      return next
     case UInt8(ascii: ":"):
-      guard state == .colon else { return false }
+      guard state == .colon else { return index }
       stack.innermost.state = .value
+      lineHasContent = true
+      return skipSpaces(after: index, in: bytes)
     case UInt8(ascii: ","):
       if state == .commaOrEndObject {
         stack.innermost.state = .name
       } else if state == .commaOrEndArray {
         stack.innermost.state = .element
       } else {
-        return false
+        return index
       }
+      lineHasContent = true
+      return skipSpaces(after: index, in: bytes)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      guard isValuePlace else { return false }
+      guard isValuePlace else { return index }
+      lineHasContent = true
       startValue(at: index, state: state)
       token = .number
       numberState = .minus
       _ = continueNumber(byte)
+      var next = index + 1
+      while next < bytes.count, continueNumber(bytes[next]) { next += 1 }
+      if next < bytes.count, numberState.isComplete {
+        token = .none
+        _ = valueEndedInsideRecord(at: next)
+      }
+      return next
     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-      guard isValuePlace else { return false }
+      guard isValuePlace else { return index }
+      lineHasContent = true
       startValue(at: index, state: state)
       token = .literal
       literal = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
       literalPosition = 1
+      let length = literal.utf8CodeUnitCount
+      guard index + length <= bytes.count else { return index + 1 }
+      let whole = literal.withUTF8Buffer { expected in
+        (1..<length).allSatisfy { bytes[index + $0] == expected[$0] }
+      }
+      guard whole else { return index + 1 }
+      token = .none
+      _ = valueEndedInsideRecord(at: index + length)
+      return index + length
     case UInt8(ascii: "{"), UInt8(ascii: "["):
       // An array that may hold an envelope's records, and nesting too deep, take the long way.
       guard isValuePlace, stack.count - recordBase < Self.maximumDepth,
         byte == UInt8(ascii: "{") || stack.count != 1
-      else { return false }
+      else { return index }
+      lineHasContent = true
       startValue(at: index, state: state)
       let isObject = byte == UInt8(ascii: "{")
       stack.append(
         Frame(isObject: isObject, state: isObject ? .nameOrEnd : .valueOrEnd, role: .plain))
+      return index + 1
     case UInt8(ascii: "}"), UInt8(ascii: "]"):
       // The record's own closer ends the record: the long way.
-      guard stack.count > recordBase + 1 else { return false }
+      guard stack.count > recordBase + 1 else { return index }
       let closes =
         byte == UInt8(ascii: "}")
         ? state == .nameOrEnd || state == .commaOrEndObject
         : state == .valueOrEnd || state == .commaOrEndArray
-      guard closes else { return false }
+      guard closes else { return index }
+      lineHasContent = true
       stack.removeLast()
       _ = valueEndedInsideRecord(at: index + 1)
+      return index + 1
     default:
-      return false
+      return index
     }
-    lineHasContent = true
-    return true
+  }
+
+  /// The index after `index` and the spaces, tabs and carriage returns that follow it.
+  @inline(__always)
+  private mutating func skipSpaces(after index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var next = index + 1
+    while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0D {
+      next += 1
+    }
+    if next > index + 1 { recordHasWhitespace = true }
+    return next
   }
 
   /// A value starts inside a record where one may (`state` says so): the

@@ -44,7 +44,11 @@ struct ReviewRecord {
     }
     // One pass over the members: the content members and the first of each date member.
     var contents: [JSONRecordSplitter.Member] = []
-    var dates: [JSONRecordSplitter.Member?] = [nil, nil]
+    // The first member of each date name (nil: none yet).
+    var dates: (JSONRecordSplitter.Member?, JSONRecordSplitter.Member?) = (nil, nil)
+    func noteDate(_ member: JSONRecordSplitter.Member, named name: (Int) -> Bool) {
+      if dates.0 == nil, name(0) { dates.0 = member } else if dates.1 == nil, name(1) { dates.1 = member }
+    }
     raw.bytes.withUnsafeBufferPointer { bytes in
       for member in raw.members {
         let name = UnsafeBufferPointer(
@@ -52,18 +56,13 @@ struct ReviewRecord {
         if name.contains(UInt8(ascii: "\\")) {
           let decoded = (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue
           if decoded == contentField { contents.append(member) }
-          for index in dates.indices where dates[index] == nil && decoded == dateFields[index] {
-            dates[index] = member
-          }
+          noteDate(member) { decoded == dateFields[$0] }
           continue
         }
         if name.elementsEqual(contentFieldBytes) {
           contents.append(member)
         } else {
-          for index in dates.indices
-          where dates[index] == nil && name.elementsEqual(dateFieldBytes[index]) {
-            dates[index] = member
-          }
+          noteDate(member) { name.elementsEqual(dateFieldBytes[$0]) }
         }
       }
     }
@@ -75,7 +74,8 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
-    if let index = dates.firstIndex(where: { $0 != nil }), let member = dates[index] {
+    let date = dates.0.map { (0, $0) } ?? dates.1.map { (1, $0) }
+    if let (index, member) = date {
       let field = dateFields[index]
       do {
         let token = raw.bytes[member.value]

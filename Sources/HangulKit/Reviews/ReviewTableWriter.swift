@@ -152,14 +152,19 @@ public struct ReviewTableWriter: Sendable {
   static func valueRange(
     of path: [[UInt8]], members: [JSONRecordSplitter.Member], in record: [UInt8]
   ) -> Range<Int>? {
-    guard let first = path.first,
-      let member = members.first(where: { nameMatches(record, $0.name, first) })
-    else { return nil }
-    var range = member.value
-    for name in path.dropFirst() {
-      guard let found = JSONTokenText.memberValueRange(named: name, in: record, within: range)
+    guard !path.isEmpty else { return nil }
+    var found: Range<Int>?
+    for member in members where nameMatches(record, member.name, path[0]) {
+      found = member.value
+      break
+    }
+    guard var range = found else { return nil }
+    var level = 1
+    while level < path.count {
+      guard let next = JSONTokenText.memberValueRange(named: path[level], in: record, within: range)
       else { return nil }
-      range = found
+      range = next
+      level += 1
     }
     return range
   }
@@ -171,13 +176,19 @@ public struct ReviewTableWriter: Sendable {
     let length = token.count - 2
     if length < wanted.count { return false }
     return record.withUnsafeBufferPointer { bytes in
-      let name = UnsafeBufferPointer(rebasing: bytes[(token.lowerBound + 1)..<(token.upperBound - 1)])
-      let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
-      let hasEscape = ByteSearch.firstIndex(in: name, from: 0, of: backslash) < length
-      if !hasEscape { return length == wanted.count && name.elementsEqual(wanted) }
-      var decoded: [UInt8] = []
-      JSONTokenText.appendDecodedString(UnsafeBufferPointer(rebasing: bytes[token]), to: &decoded)
-      return decoded == wanted
+      wanted.withUnsafeBufferPointer { wantedBytes in
+        let name = UnsafeBufferPointer(
+          rebasing: bytes[(token.lowerBound + 1)..<(token.upperBound - 1)])
+        let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
+        if ByteSearch.firstIndex(in: name, from: 0, of: backslash) == length {
+          guard length == wantedBytes.count else { return false }
+          for index in 0..<length where name[index] != wantedBytes[index] { return false }
+          return true
+        }
+        var decoded: [UInt8] = []
+        JSONTokenText.appendDecodedString(UnsafeBufferPointer(rebasing: bytes[token]), to: &decoded)
+        return decoded.elementsEqual(wantedBytes)
+      }
     }
   }
 
