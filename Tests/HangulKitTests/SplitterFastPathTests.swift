@@ -41,7 +41,8 @@ struct SplitterFastPathTests {
     case 3: return randomString(&generator)
     case 4:
       let elements = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
-        randomSpace(&generator) + randomValue(&generator, depth: depth + 1) + randomSpace(&generator)
+        randomSpace(&generator) + randomValue(&generator, depth: depth + 1)
+          + randomSpace(&generator)
       }
       return "[" + elements.joined(separator: ",") + "]"
     default: return randomObject(&generator, depth: depth + 1)
@@ -97,7 +98,8 @@ struct SplitterFastPathTests {
       for (mine, theirs) in zip(problems, other.problems) where mine != theirs {
         return "\(mine)\n  vs \(theirs)"
       }
-      return "\(records.count) records, \(problems.count) problems vs \(other.records.count), \(other.problems.count)"
+      return
+        "\(records.count) records, \(problems.count) problems vs \(other.records.count), \(other.problems.count)"
     }
 
     var description: String { "\(records.count) records, \(problems.count) problems" }
@@ -244,6 +246,55 @@ struct UTF8ValidatorFastPathTests {
       let whole = Self.firstInvalid(bytes, chunk: 1 << 20)
       #expect(Self.firstInvalid(bytes, chunk: 1) == whole, "\(bytes)")
       #expect((whole == nil) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+    }
+  }
+}
+
+@Suite("table rows from the splitter's member list")
+struct TableRowFastPathTests {
+  @Test(
+    "export writes the rows the general path (JSONMemberIndex, JSONParser's check) writes",
+    arguments: [
+      ReviewTableWriter.Format.csv, .tsv, .sql(.sqlite), .sql(.postgresql),
+    ])
+  func agreesWithGeneralPath(format: ReviewTableWriter.Format) throws {
+    let columns = ["content", "user.userName", "_id", "a", "한글", "user", "createdAt.x"]
+    var generator = SeededGenerator(seed: 23)
+    var records: [[UInt8]] = []
+    while records.count < 1500 {
+      let text = SplitterFastPathTests.randomObject(&generator, depth: 0)
+      let bytes = Array(text.utf8)
+      // Records the export takes: an object with a string content, no creation time.
+      guard case .object(let members)? = try? JSONParser.parse(bytes),
+        members.contains(where: { $0.name == "content" }),
+        members.allSatisfy({ $0.name != "content" || $0.value.stringValue != nil }),
+        !members.contains(where: { $0.name == "createdAt" || $0.name == "created_at" })
+      else { continue }
+      records.append(bytes)
+    }
+    for nul in ReviewTableWriter.NULPolicy.allCases {
+      var general = ReviewTableWriter(format: format, columns: columns, nul: nul)
+      var expected: [UInt8] = []
+      var expectedSkips = 0
+      for record in records where general.write(record, into: &expected) != nil {
+        expectedSkips += 1
+      }
+      general.finish(into: &expected)
+      let shape: ReviewExportFilter.Shape =
+        switch format {
+        case .csv: .csv
+        case .tsv: .tsv
+        case .sql: .sql
+        }
+      var skips = 0
+      var filter = ReviewExportFilter(
+        to: shape, table: ReviewTableWriter(format: format, columns: columns, nul: nul)
+      ) { _ in skips += 1 }
+      let input = records.joined(separator: Array("\n".utf8)).map { $0 }
+      let output = try filter.filtered(input)
+      #expect(skips == expectedSkips, "\(format) \(nul)")
+      #expect(nul == .replace || skips > 0, "some records hold U+0000")
+      #expect(String(decoding: output, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
   }
 }

@@ -179,11 +179,14 @@ public struct ReviewTableWriter: Sendable {
       wanted.withUnsafeBufferPointer { wantedBytes in
         let name = UnsafeBufferPointer(
           rebasing: bytes[(token.lowerBound + 1)..<(token.upperBound - 1)])
-        let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
-        if ByteSearch.firstIndex(in: name, from: 0, of: backslash) == length {
-          guard length == wantedBytes.count else { return false }
+        if length == wantedBytes.count, !wantedBytes.contains(UInt8(ascii: "\\")) {
+          // Same length: equal bytes, or an escape that would make it decode shorter.
           for index in 0..<length where name[index] != wantedBytes[index] { return false }
           return true
+        }
+        let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
+        guard ByteSearch.firstIndex(in: name, from: 0, of: backslash) < length else {
+          return length == wantedBytes.count && name.elementsEqual(wantedBytes)
         }
         var decoded: [UInt8] = []
         JSONTokenText.appendDecodedString(UnsafeBufferPointer(rebasing: bytes[token]), to: &decoded)
@@ -207,7 +210,8 @@ public struct ReviewTableWriter: Sendable {
     switch first {
     case UInt8(ascii: "\""):
       let decoded = source.withUnsafeBufferPointer { bytes in
-        let inner = UnsafeBufferPointer(rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        let inner = UnsafeBufferPointer(
+          rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
         let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
         guard ByteSearch.firstIndex(in: inner, from: 0, of: backslash) < inner.count else {
           // No escape: the text is the token's bytes (and cannot hold U+0000).
@@ -219,7 +223,10 @@ public struct ReviewTableWriter: Sendable {
         return true
       }
       guard decoded else { return true }
-      if scratch.contains(0) {
+      let holdsNUL = scratch.withUnsafeBufferPointer {
+        ByteSearch.firstIndex(in: $0, from: 0, of: ByteSearch.Needles(0)) < $0.count
+      }
+      if holdsNUL {
         guard nulPolicy == .replace else { return false }
         var replaced: [UInt8] = []
         replaced.reserveCapacity(scratch.count + 8)
