@@ -443,20 +443,22 @@ def export_csv(work, options, reviews):
     review_envelope(source, options.corpus, options.records)
     ours_argv = [reviews, "export", "-q", "--to", "csv", "--columns", "_id,user.userName,content,createdAt"]
     jq_argv = [jq, "-r", ".data[] | [._id, .user.userName, .content, .createdAt] | @csv"]
-    our_times, jq_times, peaks = [], [], []
+    our_times, jq_times, peaks, cpu_ratios = [], [], [], []
     for _ in range(options.runs):
-        seconds, peak = timed(ours_argv, source, f"{work}/ours.csv")
+        seconds, our_cpu, peak = timed_cpu(ours_argv, source, f"{work}/ours.csv")
         our_times.append(seconds)
         peaks.append(peak)
-        seconds, _ = timed(jq_argv, source, f"{work}/jq.csv")
+        seconds, jq_cpu, _ = timed_cpu(jq_argv, source, f"{work}/jq.csv")
         jq_times.append(seconds)
+        cpu_ratios.append(jq_cpu / our_cpu)
     with open(f"{work}/ours.csv", newline="", encoding="utf-8") as a, \
             open(f"{work}/jq.csv", newline="", encoding="utf-8") as b:
         same = list(csv.reader(a))[1:] == list(csv.reader(b))
     megabytes = os.path.getsize(source) / 1e6
     ratios = [j / o for o, j in zip(our_times, jq_times)]
     print(f"  {options.records} records, {megabytes:.1f} MB: ours {statistics.median(our_times):.2f} s, "
-          f"jq {statistics.median(jq_times):.2f} s, {statistics.median(ratios):.2f}× faster, "
+          f"jq {statistics.median(jq_times):.2f} s, {statistics.median(ratios):.2f}× faster "
+          f"(CPU time {statistics.median(cpu_ratios):.2f}×), "
           f"peak {max(peaks):.1f} MiB{'' if same else '  ROWS DIFFER'}")
     os.remove(source)
 

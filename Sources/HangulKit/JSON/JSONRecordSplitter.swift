@@ -110,6 +110,11 @@ public struct JSONRecordSplitter: Sendable {
       @inline(__always) get { count == 0 ? nil : top }
     }
     var first: Frame? { count == 0 ? nil : count == 1 ? top : outer[0] }
+    /// The innermost frame (meaningful only when the stack is not empty).
+    var innermost: Frame {
+      @inline(__always) get { top }
+      @inline(__always) set { top = newValue }
+    }
 
     subscript(index: Int) -> Frame {
       @inline(__always) get { index == count - 1 ? top : outer[index] }
@@ -161,6 +166,8 @@ public struct JSONRecordSplitter: Sendable {
   private var lineHasContent = false
   private var started = false
   private var startBytes: [UInt8] = []
+  /// The start of a UTF-8 sequence that the last chunk's end cut.
+  private var cutSequence: [UInt8] = []
 
   // The token being read.
   private var token = Token.none
@@ -238,12 +245,51 @@ public struct JSONRecordSplitter: Sendable {
       chunkStart = skip
       anchorOffset = skip
       try buffered.withUnsafeBufferPointer {
-        try scan(UnsafeBufferPointer(rebasing: $0[skip...]), body)
+        try scanWholeCharacters(UnsafeBufferPointer(rebasing: $0[skip...]), body)
       }
     } else {
-      try scan(chunk, body)
+      try scanWholeCharacters(chunk, body)
     }
     if isLast { try finish(body) }
+  }
+
+  /// Scans a chunk up to a UTF-8 sequence that its end cuts, which is kept
+  /// and scanned with the bytes that complete it: every character is seen
+  /// whole (and named alike in messages) wherever the chunks are cut.
+  private mutating func scanWholeCharacters(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    var start = 0
+    if !cutSequence.isEmpty {
+      let needed = Self.sequenceLength(cutSequence[0]) - cutSequence.count
+      while start < needed, start < bytes.count, bytes[start] & 0xC0 == 0x80 { start += 1 }
+      cutSequence.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<start]))
+      if start < needed, start == bytes.count { return }
+      let joined = cutSequence
+      cutSequence = []
+      try joined.withUnsafeBufferPointer { try scan($0, body) }
+    }
+    let end = Self.endOfWholeCharacters(bytes, from: start)
+    try scan(UnsafeBufferPointer(rebasing: bytes[start..<end]), body)
+    cutSequence.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[end...]))
+  }
+
+  /// How many bytes the UTF-8 sequence that `lead` starts has (1 for a byte that starts none).
+  static func sequenceLength(_ lead: UInt8) -> Int {
+    switch lead {
+    case 0xC2...0xDF: 2
+    case 0xE0...0xEF: 3
+    case 0xF0...0xF4: 4
+    default: 1
+    }
+  }
+
+  /// Where a UTF-8 sequence that the end of `bytes` cuts begins (`bytes.count` when none does).
+  static func endOfWholeCharacters(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var lead = bytes.count - 1
+    while lead >= start, lead > bytes.count - 4, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+    guard lead >= start else { return bytes.count }
+    return sequenceLength(bytes[lead]) > bytes.count - lead ? lead : bytes.count
   }
 
   // MARK: - Positions
@@ -251,10 +297,16 @@ public struct JSONRecordSplitter: Sendable {
   /// The column (in characters) of the byte at `index` of the chunk, which is on the current line.
   private mutating func column(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var position = max(anchorOffset - chunkStart, 0)
-    guard position < index else { return anchorColumn }
+    guard position < index, let base = bytes.baseAddress else { return anchorColumn }
     var column = anchorColumn
+    // Every byte but a continuation byte (10xxxxxx) starts a character: eight at a time.
+    while position + 8 <= index {
+      let word = ByteSearch.word(base, at: position)
+      column += 8 - (word & ~(word << 1) & ByteSearch.highBits).nonzeroBitCount
+      position += 8
+    }
     while position < index {
-      if bytes[position] & 0xC0 != 0x80 { column += 1 }
+      if base[position] & 0xC0 != 0x80 { column += 1 }
       position += 1
     }
     anchorOffset = chunkStart + index
@@ -386,12 +438,13 @@ public struct JSONRecordSplitter: Sendable {
         if pendingStringEnd >= 0 {
           let end = pendingStringEnd
           pendingStringEnd = -1
-          try valueEnded(at: end, in: bytes, body)
+          if !valueEndedInsideRecord(at: end) { try valueEnded(at: end, in: bytes, body) }
         }
         continue
       case .number:
         if continueNumber(bytes[index]) {
           index += 1
+          while index < count, continueNumber(bytes[index]) { index += 1 }
           continue
         }
         if !numberState.isComplete {
@@ -400,7 +453,7 @@ public struct JSONRecordSplitter: Sendable {
           continue
         }
         token = .none
-        try valueEnded(at: index, in: bytes, body)
+        if !valueEndedInsideRecord(at: index) { try valueEnded(at: index, in: bytes, body) }
         continue
       case .literal:
         let expected = literal.withUTF8Buffer { $0[literalPosition] }
@@ -414,7 +467,7 @@ public struct JSONRecordSplitter: Sendable {
         index += 1
         if literalPosition == literal.utf8CodeUnitCount {
           token = .none
-          try valueEnded(at: index, in: bytes, body)
+          if !valueEndedInsideRecord(at: index) { try valueEnded(at: index, in: bytes, body) }
         }
         continue
       case .none:
@@ -443,6 +496,11 @@ public struct JSONRecordSplitter: Sendable {
         index += 3
         continue
       }
+      let next = quickStructural(at: index, in: bytes)
+      if next > index {
+        index = next
+        continue
+      }
       try structural(at: index, in: bytes, body)
       index += 1
     }
@@ -457,6 +515,156 @@ public struct JSONRecordSplitter: Sendable {
     }
     _ = column(at: count, in: bytes)
     chunkStart += count
+  }
+
+  /// The bytes of valid JSON that make up most of a record, taken without
+  /// ``structural(at:in:_:)`` (which may end a record and so carries the
+  /// record handler): whitespace, and inside a record's nesting every
+  /// punctuation (with the spaces after it), a whole string, number or
+  /// literal (or its start, when the chunk ends first), and a nested object
+  /// or array opening or closing. Returns the index to go on from, or
+  /// `index` to leave the byte to ``structural(at:in:_:)``, having changed nothing.
+  @inline(__always)
+  private mutating func quickStructural(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int
+  {
+    let byte = bytes[index]
+    switch byte {
+    case 0x20, 0x09, 0x0D:
+      if inRecord { recordHasWhitespace = true }
+      return index + 1
+    case 0x0A:
+      if inRecord { recordHasWhitespace = true }
+      newline(at: index)
+      return index + 1
+    default:
+      break
+    }
+    guard inRecord, stack.count > recordBase else { return index }
+    let state = stack.innermost.state
+    let isValuePlace = state == .value || state == .valueOrEnd || state == .element
+    switch byte {
+    case UInt8(ascii: "\""):
+      if state == .nameOrEnd || state == .name {
+        stack.innermost.state = .colon
+        beginString(at: index, isName: true, in: bytes)
+      } else if isValuePlace {
+        startValue(at: index, state: state)
+        beginString(at: index, isName: false, in: bytes)
+      } else {
+        return index
+      }
+      lineHasContent = true
+      let next = scanString(from: index + 1, in: bytes)
+      if pendingStringEnd >= 0 {
+        // A string value inside the record: it ends no record.
+        let end = pendingStringEnd
+        pendingStringEnd = -1
+        _ = valueEndedInsideRecord(at: end)
+      }
+      return next
+    case UInt8(ascii: ":"):
+      guard state == .colon else { return index }
+      stack.innermost.state = .value
+      lineHasContent = true
+      return skipSpaces(after: index, in: bytes)
+    case UInt8(ascii: ","):
+      if state == .commaOrEndObject {
+        stack.innermost.state = .name
+      } else if state == .commaOrEndArray {
+        stack.innermost.state = .element
+      } else {
+        return index
+      }
+      lineHasContent = true
+      return skipSpaces(after: index, in: bytes)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      guard isValuePlace else { return index }
+      lineHasContent = true
+      startValue(at: index, state: state)
+      token = .number
+      numberState = .minus
+      _ = continueNumber(byte)
+      var next = index + 1
+      while next < bytes.count, continueNumber(bytes[next]) { next += 1 }
+      if next < bytes.count, numberState.isComplete {
+        token = .none
+        _ = valueEndedInsideRecord(at: next)
+      }
+      return next
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+      guard isValuePlace else { return index }
+      lineHasContent = true
+      startValue(at: index, state: state)
+      token = .literal
+      literal = byte == UInt8(ascii: "t") ? "true" : byte == UInt8(ascii: "f") ? "false" : "null"
+      literalPosition = 1
+      let length = literal.utf8CodeUnitCount
+      guard index + length <= bytes.count else { return index + 1 }
+      let whole = literal.withUTF8Buffer { expected in
+        (1..<length).allSatisfy { bytes[index + $0] == expected[$0] }
+      }
+      guard whole else { return index + 1 }
+      token = .none
+      _ = valueEndedInsideRecord(at: index + length)
+      return index + length
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      // An array that may hold an envelope's records, and nesting too deep, take the long way.
+      guard isValuePlace, stack.count - recordBase < Self.maximumDepth,
+        byte == UInt8(ascii: "{") || stack.count != 1
+      else { return index }
+      lineHasContent = true
+      startValue(at: index, state: state)
+      let isObject = byte == UInt8(ascii: "{")
+      stack.append(
+        Frame(isObject: isObject, state: isObject ? .nameOrEnd : .valueOrEnd, role: .plain))
+      return index + 1
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      // The record's own closer ends the record: the long way.
+      guard stack.count > recordBase + 1 else { return index }
+      let closes =
+        byte == UInt8(ascii: "}")
+        ? state == .nameOrEnd || state == .commaOrEndObject
+        : state == .valueOrEnd || state == .commaOrEndArray
+      guard closes else { return index }
+      lineHasContent = true
+      stack.removeLast()
+      _ = valueEndedInsideRecord(at: index + 1)
+      return index + 1
+    default:
+      return index
+    }
+  }
+
+  /// The index after `index` and the spaces, tabs and carriage returns that follow it.
+  @inline(__always)
+  private mutating func skipSpaces(after index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var next = index + 1
+    while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0D {
+      next += 1
+    }
+    if next > index + 1 { recordHasWhitespace = true }
+    return next
+  }
+
+  /// A value starts inside a record where one may (`state` says so): the
+  /// frame moves on and a member's value start is noted.
+  @inline(__always)
+  private mutating func startValue(at index: Int, state: State) {
+    stack.innermost.state = state == .value ? .commaOrEndObject : .commaOrEndArray
+    if recordIsObject, stack.count == recordBase + 1 { memberValueStart = recordOffset(index) }
+  }
+
+  /// A value ended just before `end` inside a record's nesting (or outside
+  /// any record): notes a top-level member. Returns false when the value is
+  /// the record itself, which ``valueEnded(at:in:_:)`` must end.
+  @inline(__always)
+  private mutating func valueEndedInsideRecord(at end: Int) -> Bool {
+    guard inRecord else { return true }
+    if stack.count == recordBase { return false }
+    if recordIsObject, stack.count == recordBase + 1 {
+      members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+    }
+    return true
   }
 
   /// One byte outside strings, numbers and literals, in a valid stretch.
@@ -652,6 +860,8 @@ public struct JSONRecordSplitter: Sendable {
     escape = 0
     highSurrogatePending = false
     utf8Needed = 0
+    utf8Low = 0x80
+    utf8High = 0xBF
     if isName {
       if stack.count == 1 {
         nameBytes.removeAll(keepingCapacity: true)
@@ -778,34 +988,69 @@ public struct JSONRecordSplitter: Sendable {
   }
 
   /// The index of the first byte from `start` that is not plain string text:
-  /// printable ASCII other than quote and backslash, or a whole valid two- or
-  /// three-byte UTF-8 sequence (Hangul is three bytes).
+  /// printable ASCII other than quote and backslash (eight bytes at a time),
+  /// or a whole valid two-, three- or four-byte UTF-8 sequence (Hangul is
+  /// three bytes; runs of them are taken without going back to the words).
   @inline(__always)
   static func skipPlainText(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return start }
     var index = start
     let count = bytes.count
+    let quotes = ByteSearch.broadcast(UInt8(ascii: "\""))
+    let backslashes = ByteSearch.broadcast(UInt8(ascii: "\\"))
     while index < count {
-      let byte = bytes[index]
-      if byte < 0x80 {
-        if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+      if index + 8 <= count {
+        let word = ByteSearch.word(base, at: index)
+        let special =
+          ByteSearch.bytesBelow(0x20, in: word) | ByteSearch.zeroBytes(word ^ quotes)
+          | ByteSearch.zeroBytes(word ^ backslashes)
+        let nonASCII = word & ByteSearch.highBits
+        if special | nonASCII == 0 {
+          index += 8
+          continue
+        }
+        let firstSpecial = special == 0 ? 8 : ByteSearch.firstFlagged(special)
+        let firstNonASCII = nonASCII == 0 ? 8 : ByteSearch.firstFlagged(nonASCII)
+        if firstSpecial < firstNonASCII { return index + firstSpecial }
+        index += firstNonASCII
+      } else {
+        let byte = base[index]
+        if byte < 0x80 {
+          guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else {
+            return index
+          }
           index += 1
           continue
         }
-        return index
       }
-      if byte & 0xF0 == 0xE0 {
-        guard index + 2 < count else { return index }
-        let second = bytes[index + 1]
-        let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
-        let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
-        guard second >= low, second <= high, bytes[index + 2] & 0xC0 == 0x80 else { return index }
-        index += 3
-        continue
+      // Multi-byte sequences, one after another.
+      while index < count {
+        let byte = base[index]
+        if byte & 0xF0 == 0xE0 {
+          guard index + 2 < count else { return index }
+          let second = base[index + 1]
+          let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+          let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
+          guard second >= low, second <= high, base[index + 2] & 0xC0 == 0x80 else { return index }
+          index += 3
+        } else if byte >= 0xC2, byte <= 0xDF {
+          guard index + 1 < count, base[index + 1] & 0xC0 == 0x80 else { return index }
+          index += 2
+        } else if byte >= 0xF0, byte <= 0xF4 {
+          guard index + 3 < count else { return index }
+          let second = base[index + 1]
+          let low: UInt8 = byte == 0xF0 ? 0x90 : 0x80
+          let high: UInt8 = byte == 0xF4 ? 0x8F : 0xBF
+          guard second >= low, second <= high, base[index + 2] & 0xC0 == 0x80,
+            base[index + 3] & 0xC0 == 0x80
+          else { return index }
+          index += 4
+        } else if byte < 0x80 {
+          break
+        } else {
+          return index
+        }
       }
-      guard byte >= 0xC2, byte <= 0xDF, index + 1 < count, bytes[index + 1] & 0xC0 == 0x80 else {
-        return index
-      }
-      index += 2
     }
     return index
   }
@@ -1021,7 +1266,12 @@ public struct JSONRecordSplitter: Sendable {
       started = true
       let buffered = startBytes
       startBytes = []
-      try buffered.withUnsafeBufferPointer { try scan($0, body) }
+      try buffered.withUnsafeBufferPointer { try scanWholeCharacters($0, body) }
+    }
+    if !cutSequence.isEmpty {
+      let rest = cutSequence
+      cutSequence = []
+      try rest.withUnsafeBufferPointer { try scan($0, body) }
     }
     try [UInt8]().withUnsafeBufferPointer { empty in
       if token == .number, numberState.isComplete, !(inRecord && problem != nil) {

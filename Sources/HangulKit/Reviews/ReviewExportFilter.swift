@@ -43,6 +43,7 @@ public struct ReviewExportFilter: ByteFilter {
   private let plainKeys: Bool
   private let relativeTime: RelativeTime?
   private let contentField: String
+  private let contentFieldBytes: [UInt8]
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
   private var reader: ReviewRecordReader
@@ -73,6 +74,7 @@ public struct ReviewExportFilter: ByteFilter {
     self.plainKeys = plainKeys
     self.relativeTime = relativeTime
     self.contentField = contentField
+    contentFieldBytes = Array(contentField.utf8)
     self.timeZone = timeZone
     self.skip = skip
     if let format = shape.tableFormat(dialect: .sqlite) {
@@ -112,12 +114,21 @@ public struct ReviewExportFilter: ByteFilter {
   private mutating func handle(
     _ raw: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
-    // Table rows of records that pass the checks need no parsed value.
-    if tableWriter != nil, decompose == nil, relativeTime == nil, raw.problem == nil,
-      let index = ReviewRecordFastCheck.check(
-        raw.bytes, contentField: contentField, timeZone: timeZone)
-    {
-      if let problem = tableWriter?.write(raw.bytes, index: index, into: &output) ?? nil {
+    // Table rows of records that pass the checks need no parsed value: the
+    // splitter checked the JSON and found the members.
+    if tableWriter != nil, decompose == nil, relativeTime == nil {
+      do throws(ReviewRecord.Problem) {
+        _ = try ReviewRecord.check(
+          raw, contentField: contentField, contentFieldBytes: contentFieldBytes, timeZone: timeZone)
+      } catch {
+        recordsSkipped += 1
+        skip(
+          PositionedError(
+            file: fileName, line: error.line, column: error.column,
+            message: "record \(raw.index) skipped: \(error.reason)"))
+        return
+      }
+      if let problem = tableWriter?.write(raw.bytes, members: raw.members, into: &output) ?? nil {
         recordsSkipped += 1
         skip(
           PositionedError(

@@ -10,6 +10,18 @@ struct ReviewRecord {
   static let dateFields = ["createdAt", "created_at"]
   static let dateFieldBytes = dateFields.map { Array($0.utf8) }
 
+  static let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
+
+  /// Whether a member name's bytes are `wanted` (lengths first: most names differ in length).
+  @inline(__always)
+  static func equal(_ name: UnsafeBufferPointer<UInt8>, _ wanted: [UInt8]) -> Bool {
+    guard name.count == wanted.count else { return false }
+    return wanted.withUnsafeBufferPointer { wantedBytes in
+      for index in 0..<wantedBytes.count where name[index] != wantedBytes[index] { return false }
+      return true
+    }
+  }
+
   /// Why a record cannot be used, and where.
   struct Problem: Error {
     var reason: String
@@ -44,26 +56,29 @@ struct ReviewRecord {
     }
     // One pass over the members: the content members and the first of each date member.
     var contents: [JSONRecordSplitter.Member] = []
-    var dates: [JSONRecordSplitter.Member?] = [nil, nil]
+    // The first member of each date name (nil: none yet).
+    var dates: (JSONRecordSplitter.Member?, JSONRecordSplitter.Member?) = (nil, nil)
+    func noteDate(_ member: JSONRecordSplitter.Member, named name: (Int) -> Bool) {
+      if dates.0 == nil, name(0) {
+        dates.0 = member
+      } else if dates.1 == nil, name(1) {
+        dates.1 = member
+      }
+    }
     raw.bytes.withUnsafeBufferPointer { bytes in
       for member in raw.members {
         let name = UnsafeBufferPointer(
           rebasing: bytes[(member.name.lowerBound + 1)..<(member.name.upperBound - 1)])
-        if name.contains(UInt8(ascii: "\\")) {
+        if ByteSearch.firstIndex(in: name, from: 0, of: Self.backslash) < name.count {
           let decoded = (try? JSONParser.parse(Array(bytes[member.name])))?.stringValue
           if decoded == contentField { contents.append(member) }
-          for index in dates.indices where dates[index] == nil && decoded == dateFields[index] {
-            dates[index] = member
-          }
+          noteDate(member) { decoded == dateFields[$0] }
           continue
         }
-        if name.elementsEqual(contentFieldBytes) {
+        if Self.equal(name, contentFieldBytes) {
           contents.append(member)
         } else {
-          for index in dates.indices
-          where dates[index] == nil && name.elementsEqual(dateFieldBytes[index]) {
-            dates[index] = member
-          }
+          noteDate(member) { Self.equal(name, dateFieldBytes[$0]) }
         }
       }
     }
@@ -75,7 +90,8 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
-    if let index = dates.firstIndex(where: { $0 != nil }), let member = dates[index] {
+    let date = dates.0.map { (0, $0) } ?? dates.1.map { (1, $0) }
+    if let (index, member) = date {
       let field = dateFields[index]
       do {
         let token = raw.bytes[member.value]

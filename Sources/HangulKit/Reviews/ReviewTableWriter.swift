@@ -70,8 +70,8 @@ public struct ReviewTableWriter: Sendable {
   private var started = false
   private var rowsInStatement = 0
   private var statementBytes = 0
-  private var cells: [[UInt8]] = []
-  private var cellIsNull: [Bool] = []
+  /// A value's text when it is not the record's bytes as they are (decoded, compacted).
+  private var scratch: [UInt8] = []
 
   /// A writer; with `columns` nil, the top-level members of the first record are the columns.
   public init(
@@ -90,57 +90,163 @@ public struct ReviewTableWriter: Sendable {
     _ record: [UInt8], replacing members: [(name: String, json: String)] = [],
     index: JSONMemberIndex? = nil, into output: inout [UInt8]
   ) -> String? {
-    let memberIndex = index ?? JSONMemberIndex(record)
+    let topLevel = (index ?? JSONMemberIndex(record)).members.map {
+      JSONRecordSplitter.Member(name: $0.name, value: $0.value)
+    }
+    return write(record, members: topLevel, replacing: members, into: &output)
+  }
+
+  /// Writes one record (valid JSON) whose top-level members are `members`
+  /// (as ``JSONRecordSplitter`` found them), straight into `output`: each
+  /// column's value is found from the member list, a string without escapes
+  /// is copied from the record as it is, and nothing is built per record.
+  mutating func write(
+    _ record: [UInt8], members: [JSONRecordSplitter.Member],
+    replacing replacements: [(name: String, json: String)] = [], into output: inout [UInt8]
+  ) -> String? {
     if columns == nil {
       var names: [[UInt8]] = []
-      for member in memberIndex.members {
+      for member in members {
         var name: [UInt8] = []
         JSONTokenText.appendDecodedString(record[member.name], to: &name)
         if !names.contains(name) { names.append(name) }
       }
-      for member in members where !names.contains(Array(member.name.utf8)) {
+      for member in replacements where !names.contains(Array(member.name.utf8)) {
         names.append(Array(member.name.utf8))
       }
       columns = names.map(Column.init(memberName:))
       columnProblem = Self.problem(with: names, format: format)
     }
     if let columnProblem { return columnProblem }
-    let columns = self.columns ?? []
-    if cells.count != columns.count {
-      cells = Array(repeating: [], count: columns.count)
-      cellIsNull = Array(repeating: false, count: columns.count)
-    }
+    guard let columns else { return nil }
+    if !started { begin(into: &output) }
+    let rowStart = output.count
+    beginRow(into: &output)
     for (index, column) in columns.enumerated() {
-      cells[index].removeAll(keepingCapacity: true)
-      var token: ArraySlice<UInt8>?
-      if !members.isEmpty, let first = column.path.first,
-        let member = members.first(where: { $0.name.utf8.elementsEqual(first) })
+      if index > 0 { appendSeparator(into: &output) }
+      let written: Bool
+      if !replacements.isEmpty, let first = column.path.first,
+        let member = replacements.first(where: { $0.name.utf8.elementsEqual(first) })
       {
         let json = Array(member.json.utf8)
-        if column.path.count == 1 {
-          token = json[...]
-        } else if let range = JSONTokenText.valueRange(of: Array(column.path.dropFirst()), in: json)
-        {
-          token = json[range]
-        }
-      } else if let range = memberIndex.valueRange(of: column.path, in: record) {
-        token = record[range]
+        let range =
+          column.path.count == 1
+          ? 0..<json.count : JSONTokenText.valueRange(of: Array(column.path.dropFirst()), in: json)
+        written = appendField(json, range, into: &output)
+      } else {
+        written = appendField(
+          record, Self.valueRange(of: column.path, members: members, in: record), into: &output)
       }
-      cellIsNull[index] = !Self.appendCell(token, to: &cells[index])
-    }
-    var replaced = 0
-    for index in cells.indices where cells[index].contains(0) {
-      guard nulPolicy == .replace else {
+      guard written else {
+        output.removeSubrange(rowStart...)
         return
-          "\(JSONWriter.quoted(columns[index].name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
+          "\(JSONWriter.quoted(column.name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
       }
-      cells[index] = cells[index].flatMap { $0 == 0 ? [0xEF, 0xBF, 0xBD] : [$0] }
-      replaced += 1
     }
-    valuesWithNULReplaced += replaced
-    if !started { begin(into: &output) }
-    writeRow(into: &output)
+    endRow(startingAt: rowStart, into: &output)
     return nil
+  }
+
+  /// The range of the value at `path` (the first member of each name) in a
+  /// record with these top-level members, or nil.
+  static func valueRange(
+    of path: [[UInt8]], members: [JSONRecordSplitter.Member], in record: [UInt8]
+  ) -> Range<Int>? {
+    guard !path.isEmpty else { return nil }
+    var found: Range<Int>?
+    for member in members where nameMatches(record, member.name, path[0]) {
+      found = member.value
+      break
+    }
+    guard var range = found else { return nil }
+    var level = 1
+    while level < path.count {
+      guard let next = JSONTokenText.memberValueRange(named: path[level], in: record, within: range)
+      else { return nil }
+      range = next
+      level += 1
+    }
+    return range
+  }
+
+  /// Whether the name token at `token` of `record` decodes to `wanted`: its
+  /// bytes compared as they are when it can have no escape (an escape is
+  /// longer than what it stands for), decoded otherwise.
+  static func nameMatches(_ record: [UInt8], _ token: Range<Int>, _ wanted: [UInt8]) -> Bool {
+    let length = token.count - 2
+    if length < wanted.count { return false }
+    return record.withUnsafeBufferPointer { bytes in
+      wanted.withUnsafeBufferPointer { wantedBytes in
+        let name = UnsafeBufferPointer(
+          rebasing: bytes[(token.lowerBound + 1)..<(token.upperBound - 1)])
+        if length == wantedBytes.count, !wantedBytes.contains(UInt8(ascii: "\\")) {
+          // Same length: equal bytes, or an escape that would make it decode shorter.
+          for index in 0..<length where name[index] != wantedBytes[index] { return false }
+          return true
+        }
+        let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
+        guard ByteSearch.firstIndex(in: name, from: 0, of: backslash) < length else {
+          return length == wantedBytes.count && name.elementsEqual(wantedBytes)
+        }
+        var decoded: [UInt8] = []
+        JSONTokenText.appendDecodedString(UnsafeBufferPointer(rebasing: bytes[token]), to: &decoded)
+        return decoded.elementsEqual(wantedBytes)
+      }
+    }
+  }
+
+  /// Appends the field of the value at `range` of `source` (NULL for nil or
+  /// `null`); returns false when it holds U+0000 and the policy rejects it.
+  private mutating func appendField(
+    _ source: [UInt8], _ range: Range<Int>?, into output: inout [UInt8]
+  ) -> Bool {
+    guard let range, let first = range.isEmpty ? nil : source[range.lowerBound],
+      first != UInt8(ascii: "n")
+    else {
+      appendNull(into: &output)
+      return true
+    }
+    let format = self.format
+    switch first {
+    case UInt8(ascii: "\""):
+      let decoded = source.withUnsafeBufferPointer { bytes in
+        let inner = UnsafeBufferPointer(
+          rebasing: bytes[(range.lowerBound + 1)..<(range.upperBound - 1)])
+        let backslash = ByteSearch.Needles(UInt8(ascii: "\\"))
+        guard ByteSearch.firstIndex(in: inner, from: 0, of: backslash) < inner.count else {
+          // No escape: the text is the token's bytes (and cannot hold U+0000).
+          Self.appendText(inner, format: format, to: &output)
+          return false
+        }
+        scratch.removeAll(keepingCapacity: true)
+        JSONTokenText.appendDecodedString(UnsafeBufferPointer(rebasing: bytes[range]), to: &scratch)
+        return true
+      }
+      guard decoded else { return true }
+      let holdsNUL = scratch.withUnsafeBufferPointer {
+        ByteSearch.firstIndex(in: $0, from: 0, of: ByteSearch.Needles(0)) < $0.count
+      }
+      if holdsNUL {
+        guard nulPolicy == .replace else { return false }
+        var replaced: [UInt8] = []
+        replaced.reserveCapacity(scratch.count + 8)
+        for byte in scratch {
+          if byte == 0 { replaced += [0xEF, 0xBF, 0xBD] } else { replaced.append(byte) }
+        }
+        scratch = replaced
+        valuesWithNULReplaced += 1
+      }
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      scratch.removeAll(keepingCapacity: true)
+      JSONTokenText.appendCompacted(source[range], to: &scratch)
+    default:
+      source.withUnsafeBufferPointer {
+        Self.appendText(UnsafeBufferPointer(rebasing: $0[range]), format: format, to: &output)
+      }
+      return true
+    }
+    scratch.withUnsafeBufferPointer { Self.appendText($0, format: format, to: &output) }
+    return true
   }
 
   /// Ends the output: the header or table when no record came, the open statement, the transaction.
@@ -188,7 +294,7 @@ public struct ReviewTableWriter: Sendable {
     case .csv:
       for (index, name) in names.enumerated() {
         if index > 0 { output.append(UInt8(ascii: ",")) }
-        Self.appendCSVField(Array(name.utf8), to: &output)
+        Array(name.utf8).withUnsafeBufferPointer { Self.appendCSVField($0, to: &output) }
       }
       output.append(contentsOf: [0x0D, 0x0A])
     case .tsv:
@@ -201,47 +307,43 @@ public struct ReviewTableWriter: Sendable {
     }
   }
 
-  private mutating func writeRow(into output: inout [UInt8]) {
+  /// What comes before a row's first field.
+  private func beginRow(into output: inout [UInt8]) {
+    guard case .sql = format else { return }
+    if rowsInStatement == 0 {
+      let names = (columns ?? []).map { Self.identifier($0.name) }.joined(separator: ", ")
+      output.append(
+        contentsOf: Array("INSERT INTO \(Self.identifier(table)) (\(names)) VALUES\n(".utf8))
+    } else {
+      output.append(contentsOf: [UInt8(ascii: ","), 0x0A, UInt8(ascii: "(")])
+    }
+  }
+
+  /// What comes between two fields.
+  @inline(__always)
+  private func appendSeparator(into output: inout [UInt8]) {
     switch format {
-    case .csv:
-      for index in cells.indices {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        if cellIsNull[index] { continue }
-        // An empty string is quoted: PostgreSQL reads an unquoted empty field as NULL.
-        if cells[index].isEmpty {
-          output.append(contentsOf: [0x22, 0x22])
-        } else {
-          Self.appendCSVField(cells[index], to: &output)
-        }
-      }
-      output.append(contentsOf: [0x0D, 0x0A])
-    case .tsv:
-      for index in cells.indices {
-        if index > 0 { output.append(0x09) }
-        if cellIsNull[index] {
-          output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
-        } else {
-          Self.appendCopyTextField(cells[index], to: &output)
-        }
-      }
-      output.append(0x0A)
-    case .sql(let dialect):
-      let start = output.count
-      if rowsInStatement == 0 {
-        let names = (columns ?? []).map { Self.identifier($0.name) }.joined(separator: ", ")
-        output.append(
-          contentsOf: Array("INSERT INTO \(Self.identifier(table)) (\(names)) VALUES\n(".utf8))
-      } else {
-        output.append(contentsOf: Array(",\n(".utf8))
-      }
-      for index in cells.indices {
-        if index > 0 { output.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
-        if cellIsNull[index] {
-          output.append(contentsOf: Array("NULL".utf8))
-        } else {
-          Self.appendSQLLiteral(cells[index], dialect: dialect, to: &output)
-        }
-      }
+    case .csv: output.append(UInt8(ascii: ","))
+    case .tsv: output.append(0x09)
+    case .sql: output.append(contentsOf: [UInt8(ascii: ","), 0x20])
+    }
+  }
+
+  /// A NULL field.
+  private func appendNull(into output: inout [UInt8]) {
+    switch format {
+    case .csv: break
+    case .tsv: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
+    case .sql: output.append(contentsOf: [0x4E, 0x55, 0x4C, 0x4C])
+    }
+  }
+
+  /// What comes after a row's last field (the row started at `start` of `output`).
+  private mutating func endRow(startingAt start: Int, into output: inout [UInt8]) {
+    switch format {
+    case .csv: output.append(contentsOf: [0x0D, 0x0A])
+    case .tsv: output.append(0x0A)
+    case .sql:
       output.append(UInt8(ascii: ")"))
       rowsInStatement += 1
       statementBytes += output.count - start
@@ -253,50 +355,76 @@ public struct ReviewTableWriter: Sendable {
     }
   }
 
+  /// A field holding `text` (not NULL) in `format`.
+  @inline(__always)
+  static func appendText(
+    _ text: UnsafeBufferPointer<UInt8>, format: Format, to output: inout [UInt8]
+  ) {
+    switch format {
+    case .csv:
+      // An empty string is quoted: PostgreSQL reads an unquoted empty field as NULL.
+      if text.isEmpty {
+        output.append(contentsOf: [0x22, 0x22])
+      } else {
+        appendCSVField(text, to: &output)
+      }
+    case .tsv: appendCopyTextField(text, to: &output)
+    case .sql(let dialect): appendSQLLiteral(text, dialect: dialect, to: &output)
+    }
+  }
+
+  static let csvSpecials = ByteSearch.Needles(0x22, 0x2C, 0x0D, 0x0A)
+  static let quote = ByteSearch.Needles(0x22)
+  static let copySpecials = ByteSearch.Needles(UInt8(ascii: "\\"), 0x09, 0x0A, 0x0D)
+
   /// A CSV field, quoted when it holds a quote, comma, CR or LF, or starts
   /// with a backslash (so that PostgreSQL never reads `\.` as the end of data).
-  static func appendCSVField(_ text: [UInt8], to output: inout [UInt8]) {
+  static func appendCSVField(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
     let needsQuotes =
       text.first == UInt8(ascii: "\\")
-      || text.contains { $0 == 0x22 || $0 == 0x2C || $0 == 0x0D || $0 == 0x0A }
+      || ByteSearch.firstIndex(in: text, from: 0, of: csvSpecials) < text.count
     guard needsQuotes else {
       output.append(contentsOf: text)
       return
     }
     output.append(0x22)
     var runStart = 0
-    for (index, byte) in text.enumerated() where byte == 0x22 {
-      output.append(contentsOf: text[runStart...index])
+    while true {
+      let position = ByteSearch.firstIndex(in: text, from: runStart, of: quote)
+      guard position < text.count else { break }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...position]))
       output.append(0x22)
-      runStart = index + 1
+      runStart = position + 1
     }
-    output.append(contentsOf: text[runStart...])
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
     output.append(0x22)
   }
 
   /// A field of PostgreSQL's COPY text format: backslash, tab, LF and CR escaped.
-  static func appendCopyTextField(_ text: [UInt8], to output: inout [UInt8]) {
+  static func appendCopyTextField(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
     var runStart = 0
-    for (index, byte) in text.enumerated() {
+    while true {
+      let position = ByteSearch.firstIndex(in: text, from: runStart, of: copySpecials)
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<position]))
+      guard position < text.count else { return }
       let escape: UInt8
-      switch byte {
-      case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
+      switch text[position] {
       case 0x09: escape = UInt8(ascii: "t")
       case 0x0A: escape = UInt8(ascii: "n")
       case 0x0D: escape = UInt8(ascii: "r")
-      default: continue
+      default: escape = UInt8(ascii: "\\")
       }
-      output.append(contentsOf: text[runStart..<index])
       output.append(contentsOf: [UInt8(ascii: "\\"), escape])
-      runStart = index + 1
+      runStart = position + 1
     }
-    output.append(contentsOf: text[runStart...])
   }
 
   /// A string literal. SQLite: `'…'`, or, for text with a CR (which the
   /// sqlite3 shell drops before a line end), `CAST(X'…' AS TEXT)`.
   /// PostgreSQL: `'…'`, or `E'…'` with `\r`, `\n` and `\\` for text with a CR or LF.
-  static func appendSQLLiteral(_ text: [UInt8], dialect: SQLDialect, to output: inout [UInt8]) {
+  static func appendSQLLiteral(
+    _ text: UnsafeBufferPointer<UInt8>, dialect: SQLDialect, to output: inout [UInt8]
+  ) {
     let hasCR = text.contains(0x0D)
     switch dialect {
     case .sqlite where hasCR:
@@ -324,11 +452,11 @@ public struct ReviewTableWriter: Sendable {
       output.append(0x27)
       var runStart = 0
       for (index, byte) in text.enumerated() where byte == 0x27 {
-        output.append(contentsOf: text[runStart...index])
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...index]))
         output.append(0x27)
         runStart = index + 1
       }
-      output.append(contentsOf: text[runStart...])
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
       output.append(0x27)
     }
   }

@@ -55,6 +55,17 @@ public struct UTF8Validator: Sendable {
         }
       }
       let byte = base[index]
+      if expected == 0, byte & 0xF0 == 0xE0, index + 2 < count {
+        // A whole three-byte sequence (Hangul) without the state machine.
+        let second = base[index + 1]
+        let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        if second >= low, second <= high, base[index + 2] & 0xC0 == 0x80 {
+          column += 1
+          index += 3
+          continue
+        }
+      }
       if expected > 0 {
         guard byte >= lowest, byte <= highest else {
           fail(line: sequenceLine, column: sequenceColumn, byte: sequenceLead, chunk, from: index)
