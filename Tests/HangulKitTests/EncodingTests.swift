@@ -117,6 +117,54 @@ struct EncodingTests {
     }
   }
 
+  /// The first ill-formed sequence of `bytes` found scalar by scalar by
+  /// ``UTF8Stream``: its line, its column in characters and its first byte.
+  func referenceFirstInvalid(_ bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+    var stream = UTF8Stream()
+    var line = 1
+    var column = 1
+    var found: (line: Int, column: Int, byte: UInt8)?
+    stream.decode(bytes, isLast: true) { unit in
+      guard found == nil else { return }
+      switch unit {
+      case .invalidByte(let byte): found = (line, column, byte)
+      case .scalar("\n"):
+        line += 1
+        column = 1
+      case .scalar: column += 1
+      }
+    }
+    return found
+  }
+
+  @Test("the word-at-a-time validator finds the same line, column and byte as a scalar walk")
+  func positionsAgreeWithScalarWalk() {
+    var generator = SeededGenerator(seed: 1309)
+    let pieces: [[UInt8]] = [
+      Array("a".utf8), Array("\n".utf8), Array("abcdefghijklmnop".utf8), Array("가".utf8),
+      Array("한국어 문장입니다. ".utf8), Array("é".utf8), Array("😀".utf8), Array("\u{1100}".utf8),
+      [0x80], [0xC3], [0xED, 0xA0, 0x80], [0xF0, 0x9F], [0xE0, 0x80, 0x80], [0xFF],
+    ]
+    for round in 0..<3000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...40, using: &generator) {
+        // Mostly well-formed text, so that the error comes late.
+        let index = Int.random(in: 0..<(round % 2 == 0 ? 8 : pieces.count), using: &generator)
+        bytes += pieces[index]
+      }
+      if round % 3 == 0 {
+        bytes.insert(0xFF, at: Int.random(in: 0...bytes.count, using: &generator))
+      }
+      let expected = referenceFirstInvalid(bytes)
+      for chunk in [1, 3, 7, 8, 9, 64, 1 << 20] {
+        let found = firstInvalid(bytes, chunk: chunk)
+        #expect(found?.line == expected?.line, "chunk \(chunk): \(bytes)")
+        #expect(found?.column == expected?.column, "chunk \(chunk): \(bytes)")
+        #expect(found?.byte == expected?.byte, "chunk \(chunk): \(bytes)")
+      }
+    }
+  }
+
   @Test("the validator agrees with the standard library on random bytes")
   func agreesWithStandardLibrary() {
     var generator = SystemRandomNumberGenerator()

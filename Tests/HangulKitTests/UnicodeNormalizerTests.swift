@@ -60,6 +60,74 @@ struct UnicodeNormalizerTests {
     }
   }
 
+  /// Text for the word-wise fast paths: runs of ASCII longer than a word,
+  /// precomposed and conjoining syllables (with and without finals, and
+  /// followed by finals, marks and compatibility jamo that join them in some
+  /// forms), stable two- and four-byte code points, and a byte that is not UTF-8.
+  static let fastPathText: [UInt8] =
+    Array(
+      ("abcdefghij 한국어 문장입니다. \u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF} "
+        + "\u{1100}\u{1161}\u{1100}\u{1161}\u{11A8}x가\u{11A8} 각\u{301} "
+        + "\u{1100}\u{1161}\u{3133} \u{1100}\u{1161}\u{301}\u{11A8} 힣훿 café ĉa 😀👍🏽 "
+        + "\u{1100}\u{1161}\u{11C2}\u{1100}\u{1161}\u{11C3} 0123456789abcdef\n").utf8)
+    + [0xFF] + Array("\u{1100}\u{1161}\u{11A8}끝".utf8)
+
+  @Test(
+    "the fast paths agree with ICU wherever a block boundary falls",
+    arguments: ICUNormalizer.Form.allCases)
+  func everySplitAgrees(form: ICUNormalizer.Form) throws {
+    let text = Self.fastPathText
+    let expected = try Self.icu(form, text)
+    for cut in 0...text.count {
+      for second in [cut, min(text.count, cut + 1), min(text.count, cut + 7)] {
+        var filter = try NormalizeFilter(form: form)
+        var output: [UInt8] = []
+        try filter.process(Array(text[..<cut]), into: &output)
+        try filter.process(Array(text[cut..<second]), into: &output)
+        try filter.process(Array(text[second...]), into: &output)
+        filter.finish(into: &output)
+        expectSameBytes(output, expected)
+        if output != expected { Issue.record("cut at \(cut) and \(second)") }
+      }
+    }
+  }
+
+  @Test("long random runs of Korean, NFD jamo, ASCII and marks equal ICU in 4 KiB-ish blocks")
+  func longTextAgrees() throws {
+    var generator = SeededGenerator(seed: 1317)
+    let words: [[UInt8]] = [
+      "한국어", "문장", "입니다.", "\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}", " ", " ",
+      "\n", "abcdefghijkl", "e\u{301}", "\u{11A8}", "ㄳ", "\u{1100}\u{1161}", "힣", "😀", "ά",
+    ].map { Array($0.utf8) }
+    var text: [UInt8] = []
+    while text.count < 60_000 { text += words[Int.random(in: 0..<words.count, using: &generator)] }
+    for form in ICUNormalizer.Form.allCases {
+      let expected = try Self.icu(form, text)
+      var filter = try NormalizeFilter(form: form)
+      var output: [UInt8] = []
+      var start = 0
+      while start < text.count {
+        let end = min(text.count, start + Int.random(in: 3000...5000, using: &generator))
+        try filter.process(Array(text[start..<end]), into: &output)
+        start = end
+      }
+      filter.finish(into: &output)
+      expectSameBytes(output, expected)
+    }
+  }
+
+  @Test("every syllable, alone and in a run, decomposes and composes back as ICU says")
+  func everySyllable() throws {
+    var text: [UInt8] = []
+    for value in 0xAC00...0xD7A3 {
+      if let scalar = Unicode.Scalar(UInt32(value)) { text += Array("\(scalar)".utf8) }
+      if value % 7 == 0 { text.append(0x20) }
+    }
+    let nfd = try UnicodeNormalizer(.nfd).normalized(text)
+    expectSameBytes(nfd, try Self.icu(.nfd, text))
+    expectSameBytes(try UnicodeNormalizer(.nfc).normalized(nfd), try Self.icu(.nfc, nfd))
+  }
+
   @Test("text is never read as keys", arguments: ICUNormalizer.Form.allCases)
   func noKeys(form: ICUNormalizer.Form) throws {
     let normalizer = try UnicodeNormalizer(form)

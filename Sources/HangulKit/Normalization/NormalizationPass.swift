@@ -46,6 +46,380 @@ struct NormalizationPass {
     capacity = sink.capacity
   }
 
+  /// The state of the copy loop, kept in registers by the loop functions.
+  struct CopyState {
+    var position: Int
+    var written: Int
+    /// Where the last code point copied starts (the open segment).
+    var lastStart: Int
+    /// Whether that code point may still be joined by what follows.
+    var open: Bool
+    /// Whether it is Hangul (a syllable or a jamo).
+    var lastHangul: Bool
+  }
+
+  /// The copy loop of the composing forms. Text in NFC is mostly copied
+  /// as it is, so code points that stay are not written one by one: each
+  /// run of them is copied whole when something else is written or the loop
+  /// ends, and where the last one starts is found at the end.
+  @inline(never)
+  static func copyComposing(
+    _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>
+  ) {
+    let loopStart = state.position
+    var position = loopStart
+    var written = state.written
+    var runStart = position
+    // Whether the last thing passed was copied (rather than composed).
+    var copied = false
+    defer {
+      flushRun(&runStart, to: position, base, count, out, &written)
+      state.written = written
+      if position > loopStart {
+        state.open = copied
+        if copied {
+          // The last code point copied: where it starts, and whether it is Hangul.
+          var start = position &- 1
+          while base[start] & 0xC0 == 0x80 { start &-= 1 }
+          state.lastStart = start
+          state.lastHangul =
+            position &- start == 3
+            && NormalizationProperties.isConjoiningHangul(
+              UInt32(base[start] & 0x0F) << 12 | UInt32(base[start &+ 1] & 0x3F) << 6
+                | UInt32(base[start &+ 2] & 0x3F))
+        }
+      }
+      state.position = position
+    }
+    while position < count {
+      let lead = base[position]
+      if lead < 0x80 {
+        // ASCII, eight bytes at a time where it can.
+        position &+= 1
+        while position &+ 8 <= count,
+          UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            & 0x8080_8080_8080_8080 == 0
+        {
+          position &+= 8
+        }
+        copied = true
+        continue
+      }
+      if lead & 0xF0 == 0xE0 {
+        if lead == 0xE1, position &+ 12 <= count, let found = conjoiningSyllable(base + position) {
+          // An initial, a vowel, perhaps a final, and a boundary after them.
+          flushRun(&runStart, to: position, base, count, out, &written)
+          storeUTF8(found.value, at: out + written)
+          written &+= 3
+          position &+= found.length
+          runStart = position
+          copied = false
+          continue
+        }
+        guard position &+ 2 < count else { return }
+        let second = base[position &+ 1]
+        let third = base[position &+ 2]
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return }
+        let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        if value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count) {
+          // A syllable: stable in NFC and NFKC (no syllable is the second of
+          // a pair), but open: a final that follows joins it (the general
+          // path sees to that). Its value alone proves the bytes well-formed.
+          position &+= 3
+          copied = true
+          continue
+        }
+        if lead == 0xE1, value &- 0x1100 < 19 {
+          // A modern initial with a vowel (and perhaps a final) and a
+          // boundary after them is one syllable: here near the end of the
+          // buffer, or before what the word-wise test does not know to be a
+          // boundary.
+          guard position &+ 5 < count, base[position &+ 3] == 0xE1,
+            base[position &+ 4] == 0x85, base[position &+ 5] & 0xC0 == 0x80
+          else { return }
+          let vowel = UInt32(base[position &+ 5] & 0x3F) | 0x1140
+          guard vowel &- 0x1161 < 21 else { return }
+          var syllable =
+            HangulSyllable.firstScalarValue + ((value - 0x1100) * 21 + vowel - 0x1161) * 28
+          var end = position &+ 6
+          if end &+ 2 < count, base[end] == 0xE1, base[end &+ 1] & 0xFE == 0x86,
+            base[end &+ 2] & 0xC0 == 0x80
+          {
+            let final =
+              UInt32(base[end &+ 1] & 0x3F) << 6 | UInt32(base[end &+ 2] & 0x3F) | 0x1000
+            if final &- 0x11A8 < 27 {
+              syllable += final - 0x11A7
+              end &+= 3
+            }
+          }
+          guard end < count else { return }
+          let next = base[end]
+          if next >= 0x80 {
+            guard next & 0xF0 == 0xE0, end &+ 2 < count,
+              table[
+                Int(
+                  UInt32(next & 0x0F) << 12 | UInt32(base[end &+ 1] & 0x3F) << 6
+                    | UInt32(base[end &+ 2] & 0x3F))] & NormalizationProperties.boundary != 0
+            else { return }
+          }
+          flushRun(&runStart, to: position, base, count, out, &written)
+          storeUTF8(syllable, at: out + written)
+          written &+= 3
+          position = end
+          runStart = end
+          copied = false
+          continue
+        }
+        guard lead != 0xE0 || second >= 0xA0, lead != 0xED || second < 0xA0,
+          table[Int(value)] & NormalizationProperties.stable != 0
+        else { return }
+        position &+= 3
+        copied = true
+        continue
+      }
+      if lead & 0xE0 == 0xC0 {
+        // Two bytes (Latin, Greek, Cyrillic, combining marks, …).
+        guard lead >= 0xC2, position &+ 1 < count else { return }
+        let second = base[position &+ 1]
+        guard second & 0xC0 == 0x80,
+          table[Int(UInt32(lead & 0x1F) << 6 | UInt32(second & 0x3F))]
+            & NormalizationProperties.stable != 0
+        else { return }
+        position &+= 2
+        copied = true
+        continue
+      }
+      // Four bytes (emoji, …), below U+30000 only.
+      guard lead == 0xF0, position &+ 3 < count else { return }
+      let second = base[position &+ 1]
+      guard second >= 0x90, second & 0xC0 == 0x80, base[position &+ 2] & 0xC0 == 0x80,
+        base[position &+ 3] & 0xC0 == 0x80
+      else { return }
+      let value =
+        UInt32(second & 0x3F) << 12 | UInt32(base[position &+ 2] & 0x3F) << 6
+        | UInt32(base[position &+ 3] & 0x3F)
+      guard value < NormalizationProperties.tableLimit,
+        table[Int(value)] & NormalizationProperties.stable != 0
+      else { return }
+      position &+= 4
+      copied = true
+    }
+  }
+
+  /// Copies the input from `start` to `end` to the output and moves `start` on.
+  @inline(__always)
+  static func flushRun(
+    _ start: inout Int, to end: Int, _ base: UnsafePointer<UInt8>, _ count: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ written: inout Int
+  ) {
+    let length = end &- start
+    guard length > 0 else { return }
+    if length <= 8, start &+ 8 <= count {
+      // A space or a word between syllables: one load and one store (the
+      // output has room for the bytes after it).
+      UnsafeMutableRawPointer(out + written).storeBytes(
+        of: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self), as: UInt64.self)
+    } else {
+      (out + written).update(from: base + start, count: length)
+    }
+    written &+= length
+    start = end
+  }
+
+  /// Stores the UTF-8 of the three-byte scalar `value` at `target` as one
+  /// 4-byte word (the output has room for the byte after it).
+  @inline(__always)
+  static func storeUTF8(_ value: UInt32, at target: UnsafeMutablePointer<UInt8>) {
+    let bytes =
+      (0xE0 | value >> 12) | (0x80 | value >> 6 & 0x3F) << 8 | (0x80 | value & 0x3F) << 16
+    UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: UInt32.self)
+  }
+
+  /// The copy loop of the decomposing forms.
+  @inline(never)
+  static func copyDecomposing(
+    _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>,
+    _ syllableTable: UnsafeRawPointer
+  ) {
+    copyLoop(composes: false, &state, base, count, out, table, syllableTable)
+  }
+
+  /// Copies ASCII and stable code points, and writes Hangul by the fast
+  /// paths, straight into `out` (which has room for three bytes per input
+  /// byte and 64 more, so stores of whole words may run a few bytes past
+  /// what counts), until something needs the general path.
+  @inline(__always)
+  static func copyLoop(
+    composes: Bool, _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>,
+    _ syllableTable: UnsafeRawPointer
+  ) {
+    var position = state.position
+    var written = state.written
+    var lastStart = state.lastStart
+    var open = state.open
+    var lastHangul = state.lastHangul
+    defer {
+      state = CopyState(
+        position: position, written: written, lastStart: lastStart, open: open,
+        lastHangul: lastHangul)
+    }
+    while position < count {
+      let lead = base[position]
+      if lead < 0x80 {
+        // ASCII, eight bytes at a time where it can.
+        if position &+ 8 <= count {
+          let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 == 0 {
+            UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+            written &+= 8
+            lastStart = position &+ 7
+            position &+= 8
+            lastHangul = false
+            open = true
+            continue
+          }
+        }
+        out[written] = lead
+        written &+= 1
+        lastStart = position
+        position &+= 1
+        lastHangul = false
+        open = true
+        continue
+      }
+      if composes, lead == 0xE1, position &+ 12 <= count,
+        let syllable = Self.conjoiningSyllable(base + position)
+      {
+        // An initial, a vowel, perhaps a final, and a boundary after them.
+        out[written] = UInt8(truncatingIfNeeded: 0xE0 | syllable.value >> 12)
+        out[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | syllable.value >> 6 & 0x3F)
+        out[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | syllable.value & 0x3F)
+        written &+= 3
+        open = false
+        position &+= syllable.length
+        continue
+      }
+      if lead & 0xF0 == 0xE0 {
+        guard position &+ 2 < count else { break }
+        let second = base[position &+ 1]
+        let third = base[position &+ 2]
+        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { break }
+        let value =
+          UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        // A syllable (its value alone proves the bytes well-formed).
+        let index = Int(value &- HangulSyllable.firstScalarValue)
+        if !composes {
+          if index >= 0, index < HangulSyllable.count {
+            // Its jamo from the table.
+            written &+= Self.storeDecomposition(of: index, from: syllableTable, to: out + written)
+            open = false
+            position &+= 3
+            continue
+          }
+        } else if index >= 0, index < HangulSyllable.count {
+          // Stable in NFC and NFKC (no syllable is the second of a pair), but
+          // open: a final that follows joins it (the general path sees that).
+          out[written] = lead
+          out[written &+ 1] = second
+          out[written &+ 2] = third
+          written &+= 3
+          lastHangul = true
+          lastStart = position
+          open = true
+          position &+= 3
+          continue
+        } else if value &- 0x1100 < 19, position &+ 5 < count, base[position &+ 3] == 0xE1,
+          base[position &+ 4] == 0x85, base[position &+ 5] & 0xC0 == 0x80
+        {
+          // A modern initial and vowel, perhaps a final, near the end of
+          // the buffer: one syllable if a boundary follows.
+          let vowel = UInt32(base[position &+ 5] & 0x3F) | 0x1140
+          guard vowel &- 0x1161 < 21 else { break }
+          var syllable =
+            HangulSyllable.firstScalarValue + ((value - 0x1100) * 21 + vowel - 0x1161) * 28
+          var end = position &+ 6
+          if end &+ 2 < count, base[end] == 0xE1, base[end &+ 1] & 0xFE == 0x86,
+            base[end &+ 2] & 0xC0 == 0x80
+          {
+            let final =
+              UInt32(base[end &+ 1] & 0x3F) << 6 | UInt32(base[end &+ 2] & 0x3F) | 0x1000
+            if final &- 0x11A8 < 27 {
+              syllable += final - 0x11A7
+              end &+= 3
+            }
+          }
+          guard end < count else { break }
+          let next = base[end]
+          if next >= 0x80 {
+            guard next & 0xF0 == 0xE0, end &+ 2 < count,
+              table[
+                Int(
+                  UInt32(next & 0x0F) << 12 | UInt32(base[end &+ 1] & 0x3F) << 6
+                    | UInt32(base[end &+ 2] & 0x3F))] & NormalizationProperties.boundary != 0
+            else { break }
+          }
+          out[written] = UInt8(truncatingIfNeeded: 0xE0 | syllable >> 12)
+          out[written &+ 1] = UInt8(truncatingIfNeeded: 0x80 | syllable >> 6 & 0x3F)
+          out[written &+ 2] = UInt8(truncatingIfNeeded: 0x80 | syllable & 0x3F)
+          written &+= 3
+          open = false
+          position = end
+          continue
+        }
+        guard lead != 0xE0 || second >= 0xA0, lead != 0xED || second < 0xA0 else { break }
+        let flags = table[Int(value)]
+        guard flags & NormalizationProperties.stable != 0 else { break }
+        out[written] = lead
+        out[written &+ 1] = second
+        out[written &+ 2] = third
+        written &+= 3
+        lastHangul = flags & NormalizationProperties.hangul != 0
+        lastStart = position
+        open = true
+        position &+= 3
+        continue
+      }
+      if lead & 0xE0 == 0xC0 {
+        // Two bytes (Latin, Greek, Cyrillic, combining marks, …).
+        guard lead >= 0xC2, position &+ 1 < count else { break }
+        let second = base[position &+ 1]
+        guard second & 0xC0 == 0x80 else { break }
+        let flags = table[Int(UInt32(lead & 0x1F) << 6 | UInt32(second & 0x3F))]
+        guard flags & NormalizationProperties.stable != 0 else { break }
+        out[written] = lead
+        out[written &+ 1] = second
+        written &+= 2
+        lastHangul = false
+        lastStart = position
+        open = true
+        position &+= 2
+        continue
+      }
+      // Four bytes (emoji, …), below U+30000 only.
+      guard lead == 0xF0, position &+ 3 < count else { break }
+      let second = base[position &+ 1]
+      guard second >= 0x90, second & 0xC0 == 0x80, base[position &+ 2] & 0xC0 == 0x80,
+        base[position &+ 3] & 0xC0 == 0x80
+      else { break }
+      let value =
+        UInt32(second & 0x3F) << 12 | UInt32(base[position &+ 2] & 0x3F) << 6
+        | UInt32(base[position &+ 3] & 0x3F)
+      guard value < NormalizationProperties.tableLimit,
+        table[Int(value)] & NormalizationProperties.stable != 0
+      else { break }
+      UnsafeMutableRawPointer(out + written).storeBytes(
+        of: UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self), as: UInt32.self)
+      written &+= 4
+      lastHangul = false
+      lastStart = position
+      open = true
+      position &+= 4
+    }
+  }
+
   /// Makes room for `extra` more output bytes.
   @inline(__always)
   mutating func reserve(_ extra: Int) {
@@ -75,138 +449,22 @@ struct NormalizationPass {
       if !pendingSlow, segmentStable || !segmentOpen {
         flushPending(upTo: position)
         let loopStart = position
-        var lastHangul = false
-        var open = segmentOpen
-        // Locals, so that the loop keeps them in registers.
-        let out = self.out
-        var written = self.written
-        let input = self.input
-        let table = self.table
-        // Copied code points are written in runs, when something else is
-        // written or the loop ends.
-        var runStart = position
-        defer { self.written = written }
-        while position < count {
-          if composes, position + 12 <= count, let base = input.baseAddress,
-            let syllable = Self.conjoiningSyllable(base + position)
-          {
-            // An initial, a vowel, perhaps a final, and a boundary after them.
-            copyRun(from: &runStart, to: position, out, &written)
-            out[written] = UInt8(0xE0 | syllable.value >> 12)
-            out[written + 1] = UInt8(0x80 | syllable.value >> 6 & 0x3F)
-            out[written + 2] = UInt8(0x80 | syllable.value & 0x3F)
-            written += 3
-            open = false
-            position += syllable.length
-            runStart = position
-            continue
-          }
-          let lead = input[position]
-          if lead < 0x80 {
-            segmentStart = position
-            lastHangul = false
-            open = true
-            position += 1
-            continue
-          }
-          if lead & 0xE0 == 0xC0 {
-            // Two bytes (Latin, Greek, Cyrillic, combining marks, …).
-            guard lead >= 0xC2, position + 1 < count, input[position + 1] & 0xC0 == 0x80 else {
-              break
-            }
-            let flags = table[Int(UInt32(lead & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F))]
-            guard flags & NormalizationProperties.stable != 0 else { break }
-            lastHangul = false
-            segmentStart = position
-            open = true
-            position += 2
-            continue
-          }
-          if lead & 0xF8 == 0xF0 {
-            // Four bytes (emoji, …), below U+30000 only.
-            guard lead <= 0xF0, position + 3 < count, input[position + 1] >= 0x90,
-              input[position + 1] & 0xC0 == 0x80, input[position + 2] & 0xC0 == 0x80,
-              input[position + 3] & 0xC0 == 0x80
-            else { break }
-            let value =
-              UInt32(input[position + 1] & 0x3F) << 12 | UInt32(input[position + 2] & 0x3F) << 6
-              | UInt32(input[position + 3] & 0x3F)
-            guard value < NormalizationProperties.tableLimit,
-              table[Int(value)] & NormalizationProperties.stable != 0
-            else { break }
-            lastHangul = false
-            segmentStart = position
-            open = true
-            position += 4
-            continue
-          }
-          guard lead & 0xF0 == 0xE0, position + 2 < count else { break }
-          let second = input[position + 1]
-          let third = input[position + 2]
-          guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, lead != 0xE0 || second >= 0xA0,
-            lead != 0xED || second < 0xA0
-          else { break }
-          let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
-          if !composes {
-            let index = Int(value &- HangulSyllable.firstScalarValue)
-            if index >= 0, index < HangulSyllable.count {
-              copyRun(from: &runStart, to: position, out, &written)
-              self.written = written
-              writeDecomposition(index)
-              written = self.written
-              open = false
-              position += 3
-              runStart = position
-              continue
-            }
-          } else if value &- 0x1100 < 19, position + 5 < count, input[position + 3] == 0xE1,
-            input[position + 4] == 0x85, input[position + 5] & 0xC0 == 0x80
-          {
-            // A modern initial and vowel, perhaps a final: one syllable if
-            // a boundary follows.
-            let vowel = UInt32(input[position + 5] & 0x3F) | 0x1140
-            guard vowel &- 0x1161 < 21 else { break }
-            var syllable =
-              HangulSyllable.firstScalarValue + ((value - 0x1100) * 21 + vowel - 0x1161) * 28
-            var end = position + 6
-            if end + 2 < count, input[end] == 0xE1, input[end + 1] & 0xFE == 0x86,
-              input[end + 2] & 0xC0 == 0x80
-            {
-              let final =
-                UInt32(input[end + 1] & 0x3F) << 6 | UInt32(input[end + 2] & 0x3F) | 0x1000
-              if final &- 0x11A8 < 27 {
-                syllable += final - 0x11A7
-                end += 3
-              }
-            }
-            guard end < count else { break }
-            let next = input[end]
-            if next >= 0x80 {
-              guard next & 0xF0 == 0xE0, end + 2 < count,
-                table[
-                  Int(
-                    UInt32(next & 0x0F) << 12 | UInt32(input[end + 1] & 0x3F) << 6
-                      | UInt32(input[end + 2] & 0x3F))] & NormalizationProperties.boundary != 0
-              else { break }
-            }
-            copyRun(from: &runStart, to: position, out, &written)
-            out[written] = UInt8(0xE0 | syllable >> 12)
-            out[written + 1] = UInt8(0x80 | syllable >> 6 & 0x3F)
-            out[written + 2] = UInt8(0x80 | syllable & 0x3F)
-            written += 3
-            open = false
-            position = end
-            runStart = position
-            continue
-          }
-          let flags = table[Int(value)]
-          guard flags & NormalizationProperties.stable != 0 else { break }
-          lastHangul = flags & NormalizationProperties.hangul != 0
-          segmentStart = position
-          open = true
-          position += 3
+        guard let base = input.baseAddress,
+          let syllableTable = UnsafeRawPointer(syllables.baseAddress)
+        else { break }
+        var state = CopyState(
+          position: position, written: written, lastStart: segmentStart, open: segmentOpen,
+          lastHangul: false)
+        if composes {
+          Self.copyComposing(&state, base, count, out, table)
+        } else {
+          Self.copyDecomposing(&state, base, count, out, table, syllableTable)
         }
-        copyRun(from: &runStart, to: position, out, &written)
+        position = state.position
+        written = state.written
+        segmentStart = state.lastStart
+        let open = state.open
+        let lastHangul = state.lastHangul
         pendingStart = position
         segmentOpen = open
         if position > loopStart {
@@ -348,17 +606,6 @@ struct NormalizationPass {
     return end
   }
 
-  /// Copies the input from `start` to `end` to the output and moves `start` on.
-  @inline(__always)
-  private func copyRun(
-    from start: inout Int, to end: Int, _ out: UnsafeMutablePointer<UInt8>, _ written: inout Int
-  ) {
-    guard end > start, let base = input.baseAddress else { return }
-    (out + written).update(from: base + start, count: end - start)
-    written += end - start
-    start = end
-  }
-
   /// The syllable spelled by the modern initial, vowel and optional final at
   /// `bytes` (at least 12 readable), with the length of its spelling, if the
   /// byte after it starts ASCII, a syllable or an initial (each a boundary in
@@ -414,14 +661,23 @@ struct NormalizationPass {
   @inline(__always)
   private mutating func writeDecomposition(_ index: Int) {
     guard let table = UnsafeRawPointer(syllables.baseAddress) else { return }
-    let source = index * DecompositionTable.stride
-    let target = UnsafeMutableRawPointer(out + written)
-    target.storeBytes(
+    written &+= Self.storeDecomposition(of: index, from: table, to: out + written)
+  }
+
+  /// Stores the NFD of syllable `index` from `table` (``SyllableDecompositions``)
+  /// at `target` as two 8-byte words, 16 bytes in all; returns how many count.
+  @inline(__always)
+  static func storeDecomposition(
+    of index: Int, from table: UnsafeRawPointer, to target: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    let source = index &* SyllableDecompositions.stride
+    let raw = UnsafeMutableRawPointer(target)
+    raw.storeBytes(
       of: table.loadUnaligned(fromByteOffset: source, as: UInt64.self), as: UInt64.self)
-    target.storeBytes(
+    raw.storeBytes(
       of: table.loadUnaligned(fromByteOffset: source + 8, as: UInt64.self), toByteOffset: 8,
       as: UInt64.self)
-    written += index % 28 == 0 ? 6 : 9
+    return Int(table.load(fromByteOffset: source + 15, as: UInt8.self))
   }
 
   @inline(__always)

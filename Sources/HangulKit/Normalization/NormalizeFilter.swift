@@ -10,7 +10,10 @@
 public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
-  private let sink = ByteSink(capacity: 1 << 18)
+  private let sink = ByteSink(capacity: 1 << 16)
+
+  /// The most input normalized into the sink at once.
+  static let pieceSize = 1 << 15
 
   /// The longest run held back waiting for a boundary.
   public static let longestHeldRun = 1 << 20
@@ -41,6 +44,15 @@ public struct NormalizeFilter: ByteFilter {
         sink.drain(into: &output)
         return
       }
+    }
+    // In pieces, so that the sink stays small (peak memory): each piece
+    // leaves its last segment to the next one.
+    while chunk.count - start > Self.pieceSize {
+      let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
+      let consumed = normalizer.normalize(piece, isLast: false, into: sink)
+      sink.drain(into: &output)
+      guard consumed > 0 else { break }
+      start += consumed
     }
     let rest = UnsafeBufferPointer(rebasing: chunk[start...])
     let consumed = normalizer.normalize(rest, isLast: false, into: sink)

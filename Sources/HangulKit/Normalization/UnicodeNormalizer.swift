@@ -18,7 +18,7 @@ public struct UnicodeNormalizer {
   public let form: ICUNormalizer.Form
   let properties: NormalizationProperties
   let workspace = ICUWorkspace()
-  let decompositions = DecompositionTable(form: .nfd, keyboard: .twoSet)
+  let decompositions = SyllableDecompositions.shared
 
   /// The longest segment, in bytes, normalized whole: a longer run with no
   /// boundary in it (hundreds of combining marks on one letter, where ICU's

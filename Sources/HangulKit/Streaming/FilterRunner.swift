@@ -49,7 +49,9 @@ public struct FilterRunner: Sendable {
   ) -> Int32 {
     var status: Int32 = 0
     var output: [UInt8] = []
-    output.reserveCapacity(blockSize * 2)
+    // Room for a block that comes out three times as long (NFD), so that
+    // the buffer is not copied to grow (pages are touched only as used).
+    output.reserveCapacity(blockSize * 3 + 256)
     let block = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: blockSize)
     defer { block.deallocate() }
     var transcoder: InputTranscoder?

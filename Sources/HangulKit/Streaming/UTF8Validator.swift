@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds the first byte of a stream that is not UTF-8, with its line and its
 /// column in characters, so that a program can say where a file stops being
 /// UTF-8 and what encoding it may be in.
@@ -7,8 +15,9 @@
 ///     validator.finish()
 ///     // validator.firstInvalid: line 2, column 2, byte 0xC7
 ///
-/// Scanning stops at the first invalid byte. Time is O(n) with a word-at-a-time
-/// path for ASCII; memory is constant apart from a short sample kept for
+/// Scanning stops at the first invalid byte. Time is O(n): well-formed text is
+/// checked eight ASCII bytes or one sequence at a time and lines and columns
+/// are counted afterwards over what passed, a word at a time; memory is constant apart from a short sample kept for
 /// ``InvalidByte/sample``.
 public struct UTF8Validator: Sendable {
   /// Where the stream first stops being UTF-8.
@@ -39,33 +48,146 @@ public struct UTF8Validator: Sendable {
   public mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
     guard firstInvalid == nil, let base = chunk.baseAddress else { return }
     let count = chunk.count
-    var index = 0
+    // A sequence begun in the last chunk is finished byte by byte.
+    var start = 0
+    while expected > 0, start < count {
+      scanBytes(chunk, from: start, to: start + 1)
+      guard firstInvalid == nil else { return }
+      start += 1
+    }
+    // Then the well-formed bulk, without following lines and columns; they are
+    // counted once over what it passed.
+    let end = Self.wellFormedPrefix(base, from: start, count: count)
+    advancePosition(over: base, from: start, to: end)
+    // What stopped it (a byte that is not UTF-8, or a sequence cut off by the
+    // end of the chunk) is looked at byte by byte.
+    scanBytes(chunk, from: end, to: count)
+  }
+
+  /// Where the well-formed UTF-8 that starts at `start` ends: at the first
+  /// sequence that is ill-formed or cut off by `count`. Eight ASCII bytes
+  /// at a time, three-byte sequences (Hangul, CJK) in one step.
+  @inline(__always)
+  static func wellFormedPrefix(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    var index = start
+    while index &+ 8 <= count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let high = word & 0x8080_8080_8080_8080
+      if high == 0 {
+        index &+= 8
+        continue
+      }
+      // Skip the ASCII bytes before the first other one; a three-byte
+      // sequence is then checked in the word itself, without a branch on
+      // which lead it has.
+      let ascii = high.trailingZeroBitCount &>> 3
+      index &+= ascii
+      let rest = word &>> UInt64(ascii &<< 3)
+      if ascii <= 5, rest & 0xC0_C0F0 | Self.narrowFault(rest) == 0x80_80E0 {
+        // Two in one word when they fit (Hangul and conjoining jamo run on).
+        let next = rest &>> 24
+        if ascii <= 2, next & 0xC0_C0F0 | Self.narrowFault(next) == 0x80_80E0 {
+          index &+= 6
+        } else {
+          index &+= 3
+        }
+        continue
+      }
+      guard let length = sequenceLength(base, at: index, count: count) else { return index }
+      index &+= length
+    }
     while index < count {
-      if expected == 0, index + 8 <= count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        if word & 0x8080_8080_8080_8080 == 0 {
-          // Eight ASCII bytes: count newlines without looking at each otherwise.
-          let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
-          let hasNewline = (newlines &- 0x0101_0101_0101_0101) & ~newlines & 0x8080_8080_8080_8080
-          if hasNewline == 0 {
-            column += 8
-            index += 8
-            continue
-          }
-        }
-      }
-      let byte = base[index]
-      if expected == 0, byte & 0xF0 == 0xE0, index + 2 < count {
-        // A whole three-byte sequence (Hangul) without the state machine.
-        let second = base[index + 1]
-        let low: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
-        let high: UInt8 = byte == 0xED ? 0x9F : 0xBF
-        if second >= low, second <= high, base[index + 2] & 0xC0 == 0x80 {
-          column += 1
-          index += 3
-          continue
-        }
-      }
+      guard let length = sequenceLength(base, at: index, count: count) else { return index }
+      index &+= length
+    }
+    return index
+  }
+
+  /// 1 when the three-byte sequence in the low bytes of `bytes` has a lead
+  /// whose second byte must be narrower than 80–BF and it is not (E0 needs
+  /// bit 5 of the second byte set, A0–BF, no overlong form; ED needs it
+  /// clear, 80–9F, no surrogate); else 0. No branch on the lead.
+  @inline(__always)
+  static func narrowFault(_ bytes: UInt64) -> UInt64 {
+    let lowBits = (bytes & 0x0F) &<< 1 | (bytes &>> 13 & 1)
+    return (0x0800_0001 as UInt64) &>> lowBits & 1
+  }
+
+  /// The length of the well-formed sequence at `index`, or `nil` when it is
+  /// ill-formed or cut off by `count`.
+  @inline(__always)
+  static func sequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Int? {
+    let lead = base[index]
+    if lead < 0x80 { return 1 }
+    if lead & 0xF0 == 0xE0 {
+      guard index + 2 < count else { return nil }
+      let second = base[index &+ 1]
+      // E0 needs A0–BF after it (no overlong form), ED 80–9F (no surrogate).
+      let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+      let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+      guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80 else { return nil }
+      return 3
+    }
+    if lead >= 0xC2, lead <= 0xDF {
+      guard index + 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
+      return 2
+    }
+    guard lead >= 0xF0, lead <= 0xF4, index + 3 < count else { return nil }
+    let second = base[index &+ 1]
+    let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+    let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+    guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80,
+      base[index &+ 3] & 0xC0 == 0x80
+    else { return nil }
+    return 4
+  }
+
+  /// Moves the line and column on over the well-formed bytes `start..<end`:
+  /// newlines are counted a word at a time, and characters only after the
+  /// last newline.
+  private mutating func advancePosition(
+    over base: UnsafePointer<UInt8>, from start: Int, to end: Int
+  ) {
+    guard end > start else { return }
+    // Newlines by memchr (a vector loop in the C library); lines are long
+    // next to the cost of a call.
+    var newlines = 0
+    var lastNewline = -1
+    var search = start
+    while search < end,
+      let found = memchr(base + search, 0x0A, end - search)?.assumingMemoryBound(to: UInt8.self)
+    {
+      lastNewline = UnsafePointer(found) - base
+      newlines &+= 1
+      search = lastNewline &+ 1
+    }
+    var lineStart = start
+    if newlines > 0 {
+      line &+= newlines
+      column = 0
+      lineStart = lastNewline &+ 1
+    }
+    // Characters are the bytes that are not continuation bytes (10xxxxxx).
+    var index = lineStart
+    var characters = 0
+    while index + 8 <= end {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      characters &+= 8 &- (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+      index &+= 8
+    }
+    while index < end {
+      characters &+= base[index] & 0xC0 == 0x80 ? 0 : 1
+      index &+= 1
+    }
+    column &+= characters
+  }
+
+  /// Scans `start..<end` of `chunk` one byte at a time, following the line and column.
+  private mutating func scanBytes(_ chunk: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int)
+  {
+    var index = start
+    while index < end {
+      let byte = chunk[index]
       if expected > 0 {
         guard byte >= lowest, byte <= highest else {
           fail(line: sequenceLine, column: sequenceColumn, byte: sequenceLead, chunk, from: index)

@@ -80,9 +80,29 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   }
 
   private static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
     var count = 0
-    for byte in bytes { count &+= byte == 0x0A ? 1 : 0 }
+    var index = 0
+    while index &+ 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      let newlines = newlineBits(word)
+      if newlines != 0 { count &+= newlines.nonzeroBitCount }
+      index &+= 8
+    }
+    while index < bytes.count {
+      count &+= base[index] == 0x0A ? 1 : 0
+      index &+= 1
+    }
     return count
+  }
+
+  /// 0x80 in each byte of `word` that is a newline, exactly.
+  @inline(__always)
+  private static func newlineBits(_ word: UInt64) -> UInt64 {
+    let difference = word ^ 0x0A0A_0A0A_0A0A_0A0A
+    return
+      ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference
+      | 0x7F7F_7F7F_7F7F_7F7F)
   }
 
   /// Checks a block of output: whole lines by the fast scan where it can
@@ -173,6 +193,15 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
         if lead < 0x80 {
           lines &+= lead == 0x0A ? 1 : 0
           position &+= 1
+          // Then ASCII eight bytes at a time.
+          guard let base = bytes.baseAddress else { continue }
+          while position &+ 8 <= count {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            guard word & 0x8080_8080_8080_8080 == 0 else { break }
+            let newlines = Self.newlineBits(word)
+            if newlines != 0 { lines &+= newlines.nonzeroBitCount }
+            position &+= 8
+          }
           continue
         }
         // Hangul is all three-byte sequences led by E1, E3 or EA–ED.
