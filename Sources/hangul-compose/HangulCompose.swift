@@ -111,27 +111,9 @@ struct HangulCompose: ParsableCommand {
       throw ValidationError(
         "Keyboard '\(compose.keyboard)' is a phone keypad: it reads text logs only, not --format events yet."
       )
-    case .text where jobs.jobs != 1 && !stats && !verify:
-      // A newline ends the line for good in a text log, so lines can go to separate threads.
-      let maximumLineLength = maxLine.value
-      let keys = compose.keys
-      let normalizesAll = nfc
-      let runner = ParallelFilterRunner(
-        paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
-      status = runner.run(
-        makeFilter: {
-          NormalizingFilter(
-            ComposeFilter(
-              keys: keys, keyboard: keyboard, options: options,
-              maximumLineLength: maximumLineLength, countsOutput: false),
-            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil)
-        }, report: diagnostics.report)
     case .text:
-      status = try run(
-        ComposeFilter(
-          keys: compose.keys, keyboard: keyboard, options: options,
-          maximumLineLength: maxLine.value,
-          countsOutput: stats))
+      // A newline ends the line for good in a text log, so lines can go to separate threads.
+      status = try runText(keyboard: keyboard, options: options)
     case .events:
       let errors = ErrorReport(diagnostics)
       status = try run(
@@ -143,6 +125,37 @@ struct HangulCompose: ParsableCommand {
       if errors.finish() > 0, status == 0 { status = 65 }
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Composes a text log, on `--jobs` threads for regular files, with the
+  /// output checks and statistics asked for; returns the exit status.
+  func runText(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+    if nfc { _ = try ICUNormalizer(.nfc) }
+    if verify { _ = try OutputVerifier(expecting: .composed) }
+    let maximumLineLength = maxLine.value
+    let keys = compose.keys
+    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    runner.countsOutputLines = verify
+    var statistics = StatisticsReport()
+    var tally = VerificationTally()
+    let status = runner.run(
+      makeFilter: {
+        VerifyingFilter(
+          NormalizingFilter(
+            ComposeFilter(
+              keys: keys, keyboard: keyboard, options: options,
+              maximumLineLength: maximumLineLength, countsOutput: counts),
+            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+          verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)
+      }, continues: { _, _ in true },
+      merge: { filter, place, finished in
+        guard finished else { return }
+        statistics.append(filter.statistics)
+        tally.add(filter, at: place)
+      }, report: diagnostics.report)
+    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    return tally.status(after: status, report: diagnostics.report)
   }
 
   /// Runs `composer` with the output checks asked for; returns the exit status.

@@ -112,7 +112,7 @@ public struct EventLogFilter: ByteFilter {
   public var statistics: StatisticsReport {
     var current = recorder
     if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
-    return StatisticsReport(documents: current.documents, total: current.total)
+    return current.report
   }
 
   public mutating func beginInput(named name: String) {

@@ -35,6 +35,8 @@ public struct NormalFormChecker {
   private let jamoAreStable: Bool
   private let workspace = ICUWorkspace()
   private var inputs: [(firstRecord: Int, name: String)] = []
+  /// The index in `inputs` of the input of the first problem.
+  private var firstProblemInput = 0
   private var record = 0
   private var column = 1
 
@@ -46,6 +48,12 @@ public struct NormalFormChecker {
     jamoAreStable = (Array(0x1100...0x1112) + Array(0x1161...0x1175) + Array(0x11A8...0x11C2))
       .allSatisfy { properties.flags(of: UInt32($0)) & NormalizationProperties.stable != 0 }
     try Self.checkFastPath(form)
+  }
+
+  /// What the line of ``firstProblem`` moves by when this checker's first
+  /// piece stands at `place` in a parallel run.
+  public func problemShift(at place: PiecePlace) -> Int {
+    firstProblemInput == 0 ? place.recordsBeforeInInput : 0
   }
 
   /// Notes that the next text comes from the input `name`.
@@ -194,7 +202,9 @@ public struct NormalFormChecker {
       String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
         .unicodeScalars)
     let expected = properties.normalizer.normalized(scalars)
-    let input = inputs.last { $0.firstRecord <= record }
+    let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
+    let input = inputIndex.map { inputs[$0] }
+    firstProblemInput = inputIndex ?? 0
     firstProblem = PositionedError(
       file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
       column: column,
