@@ -115,14 +115,7 @@ struct HangulCompose: ParsableCommand {
       // A newline ends the line for good in a text log, so lines can go to separate threads.
       status = try runText(keyboard: keyboard, options: options)
     case .events:
-      let errors = ErrorReport(diagnostics)
-      status = try run(
-        EventLogFilter(
-          keys: compose.keys, keyboard: keyboard, options: options,
-          maximumLineLength: maxLine.value, startMode: startMode, output: output,
-          includesStatistics: stats
-        ) { errors.add($0.description) })
-      if errors.finish() > 0, status == 0 { status = 65 }
+      status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
   }
@@ -156,6 +149,55 @@ struct HangulCompose: ParsableCommand {
       }, report: diagnostics.report)
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
     return tally.status(after: status, report: diagnostics.report)
+  }
+
+  /// Replays an event log, on `--jobs` threads for regular files (pieces
+  /// begin with a document where they can), with the output checks and
+  /// statistics asked for; returns the exit status.
+  func runEvents(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+    if nfc { _ = try ICUNormalizer(.nfc) }
+    if verify { _ = try OutputVerifier(expecting: .composed) }
+    let errors = ErrorReport(diagnostics)
+    let (maximumLineLength, keys, startMode, output) = (maxLine.value, compose.keys, startMode, output)
+    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    runner.countsOutputLines = verify
+    runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
+    var statistics = StatisticsReport()
+    var tally = VerificationTally()
+    // On one thread each error is reported as its line is read (`tail -f log |`).
+    let immediate: ((PositionedError) -> Void)? =
+      runner.runsInParallel ? nil : { errors.add($0.description) }
+    let status = runner.run(
+      makeFilter: {
+        let log = PieceErrorLog(immediate: immediate)
+        return ErrorLoggingFilter(
+          log: log,
+          VerifyingFilter(
+            NormalizingFilter(
+              EventLogFilter(
+                keys: keys, keyboard: keyboard, options: options,
+                maximumLineLength: maximumLineLength, startMode: startMode, output: output,
+                includesStatistics: counts
+              ) { log.add($0) },
+              normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+            verifier: verifies ? try OutputVerifier(expecting: .composed) : nil))
+      },
+      continues: { before, next in
+        before.inner.inner.inner.isContinued(by: next.inner.inner.inner)
+      },
+      merge: { filter, place, finished in
+        let unshown = filter.log.drain(shift: place.recordsBeforeInInput) {
+          errors.add($0.description)
+        }
+        errors.add(unshown: unshown)
+        guard finished else { return }
+        statistics.append(filter.inner.statistics)
+        tally.add(filter.inner, at: place)
+      }, report: diagnostics.report)
+    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    let verified = tally.status(after: status, report: diagnostics.report)
+    return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
 
   /// Runs `composer` with the output checks asked for; returns the exit status.

@@ -43,6 +43,11 @@ public struct ParallelFilterRunner: Sendable {
   public var blockSize: Int
   /// Whether ``PiecePlace/outputLinesBefore`` is counted (a pass over the output).
   public var countsOutputLines = false
+  /// Where in a line its document's name is, for inputs whose pieces should
+  /// begin with a document (event logs): a piece then starts, where it can,
+  /// at a line whose name differs from the one of the line with a name
+  /// before it, within 256 KiB after its size.
+  public var documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
 
   public init(
     paths: [String], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
@@ -115,7 +120,7 @@ public struct ParallelFilterRunner: Sendable {
           withoutActuallyEscaping(report) { report in
             let schedule = PieceSchedule(
               files: files, separator: separator, pieceSize: pieceSize, inFlight: 2 * threads,
-              makeFilter: makeFilter)
+              documentKey: documentKey, makeFilter: makeFilter)
             let workers = startWorkers(threads, schedule)
             guard !workers.isEmpty else {
               // No thread could start: one thread it is.
@@ -313,6 +318,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   let separator: UInt8
   let pieceSize: Int
   let inFlightLimit: Int
+  let documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
   let makeFilter: () throws -> Filter
 
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -330,8 +336,10 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
 
   init(
     files: [OpenFile], separator: UInt8, pieceSize: Int, inFlight: Int,
+    documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?,
     makeFilter: @escaping () throws -> Filter
   ) {
+    self.documentKey = documentKey
     self.files = files
     self.separator = separator
     self.pieceSize = pieceSize
@@ -437,7 +445,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     let file = files[fileIndex]
     var end = min(file.size, offset + pieceSize)
     if end < file.size {
-      end = try separatorEnd(in: file, from: end - 1)
+      end = try documentStart(in: file, from: end - 1) ?? separatorEnd(in: file, from: end - 1)
     }
     defer {
       nextIndex += 1
@@ -459,6 +467,28 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       position += count
     }
     return file.size
+  }
+
+  /// The start of the first line after `start` whose document differs
+  /// from the one of the line with a document before it, within 256 KiB.
+  private func documentStart(in file: OpenFile, from start: Int) throws -> Int? {
+    guard let documentKey else { return nil }
+    try readFully(file, at: start, count: min(file.size - start, 256 * 1024), into: &window)
+    return window.withUnsafeBufferPointer { bytes -> Int? in
+      guard let firstEnd = bytes.firstIndex(of: separator) else { return nil }
+      var lineStart = firstEnd + 1
+      var lastKey: UnsafeBufferPointer<UInt8>?
+      while lineStart < bytes.count, let lineEnd = bytes[lineStart...].firstIndex(of: separator) {
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+        if let range = documentKey(line) {
+          let key = UnsafeBufferPointer(rebasing: line[range])
+          if let lastKey, !lastKey.elementsEqual(key) { return start + lineStart }
+          lastKey = key
+        }
+        lineStart = lineEnd + 1
+      }
+      return nil
+    }
   }
 
   /// The bytes `separatorEnd` reads (guarded by the mutex).
@@ -551,8 +581,9 @@ private struct PieceWriter<Filter: ByteFilter> {
         if let stop { return stop }
         index += 1
       }
-      try finishCurrent()
+      // As on one thread: the last file's warning, then what finishing finds.
       try endFile(fileIndex)
+      try finishCurrent()
     } catch let error as StreamError {
       if error != .brokenPipe { report(error.description) }
       return error.exitStatus
