@@ -75,6 +75,8 @@ public struct NormalFormChecker {
     // The undecided run: segments that are not single stable code points.
     var runStart = -1
     var runColumn = 0
+    // The record the run is in: it is decided only after the separator that ends it.
+    var runRecord = 0
     var segmentStart = 0
     var segmentStable = true
     var afterInvalid = true
@@ -94,11 +96,12 @@ public struct NormalFormChecker {
     func closeSegment() {
       if segmentStable {
         if runStart >= 0 {
-          decide(text, runStart, segmentStart, record: record, column: runColumn)
+          decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
           runStart = -1
         }
       } else if runStart < 0 {
         runStart = segmentStart
+        runRecord = record
         runColumn = columnAt(segmentStart)
       }
     }
@@ -172,8 +175,9 @@ public struct NormalFormChecker {
         // Cut where the normalizer cuts a run with no boundary in it.
         segmentStable = false
         closeSegment()
-        if runStart >= 0 { decide(text, runStart, position, record: record, column: runColumn) }
+        if runStart >= 0 { decide(text, runStart, position, record: runRecord, column: runColumn) }
         runStart = position
+        runRecord = record
         runColumn = columnAt(position)
         segmentStart = position
       } else {
@@ -183,7 +187,7 @@ public struct NormalFormChecker {
       position += length
     }
     closeSegment()
-    if runStart >= 0 { decide(text, runStart, count, record: record, column: runColumn) }
+    if runStart >= 0 { decide(text, runStart, count, record: runRecord, column: runColumn) }
     column = columnAt(count)
   }
 
