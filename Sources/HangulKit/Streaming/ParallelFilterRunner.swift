@@ -332,7 +332,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private var pieceCount: Int?
   private var cutError: (any Error)?
   private var done: [Int: Piece<Filter>] = [:]
-  private var spareBuffers: [[UInt8]] = []
+  /// Emptied buffers of written pieces, kept for the next ones: fresh pages cost more than the work.
+  private var spareInputs: [[UInt8]] = []
+  private var spareOutputs: [[UInt8]] = []
 
   init(
     files: [OpenFile], separator: UInt8, pieceSize: Int, inFlight: Int,
@@ -387,8 +389,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     output.removeAll(keepingCapacity: true)
     pthread_mutex_lock(mutex)
     inFlight -= 1
-    spareBuffers.append(input)
-    spareBuffers.append(output)
+    spareInputs.append(input)
+    spareOutputs.append(output)
     pthread_cond_broadcast(condition)
     pthread_mutex_unlock(mutex)
   }
@@ -415,8 +417,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         break
       }
       inFlight += 1
-      if let buffer = spareBuffers.popLast() { piece.input = buffer }
-      if let buffer = spareBuffers.popLast() { piece.output = buffer }
+      if let buffer = spareInputs.popLast() { piece.input = buffer }
+      if let buffer = spareOutputs.popLast() { piece.output = buffer }
       pthread_mutex_unlock(mutex)
       run(piece)
       pthread_mutex_lock(mutex)
@@ -512,9 +514,24 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       piece.output.reserveCapacity(piece.input.count * 2)
       filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
       defer { piece.filter = filter }
-      try piece.input.withUnsafeBufferPointer { try filter.process($0, into: &piece.output) }
+      try piece.input.withUnsafeBufferPointer { try Self.feed($0, to: &filter, into: &piece.output) }
     } catch {
       piece.error = error
+    }
+  }
+
+  /// Hands `bytes` to `filter` in blocks of 128 KiB, as ``FilterRunner``
+  /// reads them: a filter's scratch space stays the size it has on one
+  /// thread (a fresh filter per piece would otherwise grow it afresh, page by page).
+  static func feed(
+    _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8]
+  ) throws {
+    let block = 128 * 1024
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + block)
+      try filter.process(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &output)
+      start = end
     }
   }
 
@@ -614,7 +631,9 @@ private struct PieceWriter<Filter: ByteFilter> {
         self.current = nil
         if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
         do {
-          try piece.input.withUnsafeBufferPointer { try filter.process($0, into: &scratch) }
+          try piece.input.withUnsafeBufferPointer {
+            try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
+          }
           pieceError = nil
         } catch {
           pieceError = error
