@@ -158,7 +158,9 @@ struct HangulCompose: ParsableCommand {
     if nfc { _ = try ICUNormalizer(.nfc) }
     if verify { _ = try OutputVerifier(expecting: .composed) }
     let errors = ErrorReport(diagnostics)
-    let (maximumLineLength, keys, startMode, output) = (maxLine.value, compose.keys, startMode, output)
+    let (maximumLineLength, keys, startMode, output) = (
+      maxLine.value, compose.keys, startMode, output
+    )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
     var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
     runner.countsOutputLines = verify

@@ -93,7 +93,9 @@ struct HangulNormalize: ParsableCommand {
     _ = try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
     var tally = VerificationTally()
     let status = runner.run(
-      makeFilter: { try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator) },
+      makeFilter: {
+        try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
+      },
       continues: { _, _ in true },
       merge: { filter, place, finished in
         if finished { tally.add(filter, at: place) }

@@ -90,7 +90,8 @@ struct JobsCommandTests {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
-    let keys = Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎㅏㅑㅓㅕㅗㅛㅜㅠㅡㅣㅐㅔ").map(String.init)
+    let keys =
+      Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎㅏㅑㅓㅕㅗㅛㅜㅠㅡㅣㅐㅔ").map(String.init)
       + ["Backspace", "Enter", "ArrowLeft", "Home", "End", "HangulMode", "Shift", "Delete"]
     var time = firstTime
     var log = "\u{FEFF}"
@@ -122,15 +123,17 @@ struct JobsCommandTests {
     ["--verify", "--nfc"],
   ]
 
-  @Test("--format events: --jobs 2, 4 and 0 write and report what --jobs 1 does", arguments: eventRuns)
+  @Test(
+    "--format events: --jobs 2, 4 and 0 write and report what --jobs 1 does", arguments: eventRuns)
   func eventsSameAsOneJob(arguments: [String]) throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     // The second log goes on in time; the third goes back (its lines are errors).
     var paths: [String] = []
-    for (index, (firstTime, size)) in [(1_000, 2_500_000), (1_000_000_000, 300_000), (5_000, 100_000)]
-      .enumerated()
-    {
+    for (index, (firstTime, size)) in [
+      (1_000, 2_500_000), (1_000_000_000, 300_000), (5_000, 100_000),
+    ]
+    .enumerated() {
       let url = folder.appendingPathComponent("log\(index).jsonl")
       try Self.eventLog(seed: UInt64(index + 1), firstTime: firstTime, size: size).write(to: url)
       paths.append(url.path)

@@ -118,7 +118,9 @@ import Testing
           outputDescriptor: output)
         var tally = VerificationTally()
         let status = runner.run(
-          makeFilter: { UncheckedText(checker: try NormalFormChecker(form: .nfc, separator: separator)) },
+          makeFilter: {
+            UncheckedText(checker: try NormalFormChecker(form: .nfc, separator: separator))
+          },
           continues: { _, _ in true },
           merge: { filter, place, finished in
             if finished {

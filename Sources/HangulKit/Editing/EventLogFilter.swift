@@ -272,7 +272,9 @@ public struct EventLogFilter: ByteFilter {
   private mutating func handleLine() {
     lineNumber += 1
     // A UTF-8 byte order mark may start each input (Windows exports).
-    if lineNumber == 1, byteOrderMarkAllowed, pendingLine.starts(with: [0xEF, 0xBB, 0xBF]) { pendingLine.removeFirst(3) }
+    if lineNumber == 1, byteOrderMarkAllowed, pendingLine.starts(with: [0xEF, 0xBB, 0xBF]) {
+      pendingLine.removeFirst(3)
+    }
     if pendingLine.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
     let event: JSONValue
     do {

@@ -43,7 +43,8 @@ extension VerificationTally {
   public func status(after status: Int32, form: ICUNormalizer.Form, report: (String) -> Void)
     -> Int32
   {
-    self.status(after: status, more: "more places are not \(form.name.uppercased())", report: report)
+    self.status(
+      after: status, more: "more places are not \(form.name.uppercased())", report: report)
   }
 }
 

@@ -514,7 +514,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       piece.output.reserveCapacity(piece.input.count * 2)
       filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
       defer { piece.filter = filter }
-      try piece.input.withUnsafeBufferPointer { try Self.feed($0, to: &filter, into: &piece.output) }
+      try piece.input.withUnsafeBufferPointer {
+        try Self.feed($0, to: &filter, into: &piece.output)
+      }
     } catch {
       piece.error = error
     }
