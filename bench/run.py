@@ -23,6 +23,7 @@ records, and last --jobs 2 against --jobs 1 on --jobs-size files (all cores).
 A peer that is not installed is skipped with a note.
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -280,7 +281,17 @@ def jobs_section(options, work, ours, inputs):
         ("text → NFD", "text", [ours("hangul-decompose"), "--to", "nfd"]),
         ("text → keys", "text", [ours("hangul-decompose")]),
         ("NFD → NFC (normalize)", "nfd", [ours("hangul-normalize")]),
+        ("key events → text", "events", [ours("hangul-compose"), "--format", "events"]),
     ]
+    # An event log from the jamo keys: one {"key":…} a line, a new "doc" every 20 lines of text.
+    inputs = dict(inputs, events=f"{work}/events.jsonl")
+    with open(inputs["jamo"], encoding="utf-8") as source, open(inputs["events"], "w", encoding="utf-8") as f:
+        for number, line in enumerate(source.read(4_000_000).splitlines()):
+            document = f',"doc":{number // 20}'
+            for key in line:
+                f.write(f'{{"key":{json.dumps(key, ensure_ascii=False)}{document}}}\n')
+                document = ""
+            f.write('{"key":"Enter"}\n')
     for name, kind, argv in tasks:
         with open(inputs[kind], "rb") as f:
             data = f.read()
@@ -291,6 +302,11 @@ def jobs_section(options, work, ours, inputs):
             written = 0
             while written < target:
                 piece = data[: target - written]
+                if len(piece) < len(data):
+                    # The file ends with a whole line (an event log's last line must be whole JSON).
+                    piece = piece[: piece.rfind(b"\n") + 1]
+                    f.write(piece)
+                    break
                 f.write(piece)
                 written += len(piece)
         digests = set()

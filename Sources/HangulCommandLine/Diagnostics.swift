@@ -74,6 +74,11 @@ public final class ErrorReport {
     if count <= Self.shown { diagnostics.report(message) }
   }
 
+  /// Counts errors that were not kept to be shown (past the first ones).
+  public func add(unshown count: Int) {
+    self.count += count
+  }
+
   /// Reports how many were not shown; returns how many there were.
   @discardableResult
   public func finish() -> Int {

@@ -123,38 +123,95 @@ struct HangulCompose: ParsableCommand {
       status = try run(
         KeypadComposeFilter(
           keys: compose.keys, keyboard: keyboard, maximumLineLength: maxLine.value))
-    case .text where jobs.jobs != 1 && !stats && !verify:
+    case .text:
       // A newline ends the line for good in a text log, so lines can go to separate threads.
-      let maximumLineLength = maxLine.value
-      let keys = compose.keys
-      let normalizesAll = nfc
-      let runner = ParallelFilterRunner(
-        paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
-      status = runner.run(
-        makeFilter: {
+      status = try runText(keyboard: keyboard, options: options)
+    case .events:
+      status = try runEvents(keyboard: keyboard, options: options)
+    }
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Composes a text log, on `--jobs` threads for regular files, with the
+  /// output checks and statistics asked for; returns the exit status.
+  func runText(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+    if nfc { _ = try ICUNormalizer(.nfc) }
+    if verify { _ = try OutputVerifier(expecting: .composed) }
+    let maximumLineLength = maxLine.value
+    let keys = compose.keys
+    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    runner.countsOutputLines = verify
+    var statistics = StatisticsReport()
+    var tally = VerificationTally()
+    let status = runner.run(
+      makeFilter: {
+        VerifyingFilter(
           NormalizingFilter(
             ComposeFilter(
               keys: keys, keyboard: keyboard, options: options,
-              maximumLineLength: maximumLineLength, countsOutput: false),
-            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil)
-        }, report: diagnostics.report)
-    case .text:
-      status = try run(
-        ComposeFilter(
-          keys: compose.keys, keyboard: keyboard, options: options,
-          maximumLineLength: maxLine.value,
-          countsOutput: stats))
-    case .events:
-      let errors = ErrorReport(diagnostics)
-      status = try run(
-        EventLogFilter(
-          keys: compose.keys, keyboard: keyboard, options: options,
-          maximumLineLength: maxLine.value, startMode: startMode, output: output,
-          includesStatistics: stats, multitapTimeout: multitapTimeout
-        ) { errors.add($0.description) })
-      if errors.finish() > 0, status == 0 { status = 65 }
-    }
-    if status != 0 { throw ExitCode(status) }
+              maximumLineLength: maximumLineLength, countsOutput: counts),
+            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+          verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)
+      }, continues: { _, _ in true },
+      merge: { filter, place, finished in
+        guard finished else { return }
+        statistics.append(filter.statistics)
+        tally.add(filter, at: place)
+      }, report: diagnostics.report)
+    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    return tally.status(after: status, report: diagnostics.report)
+  }
+
+  /// Replays an event log, on `--jobs` threads for regular files (pieces
+  /// begin with a document where they can), with the output checks and
+  /// statistics asked for; returns the exit status.
+  func runEvents(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+    if nfc { _ = try ICUNormalizer(.nfc) }
+    if verify { _ = try OutputVerifier(expecting: .composed) }
+    let errors = ErrorReport(diagnostics)
+    let (maximumLineLength, keys, startMode, output, multitapTimeout) = (
+      maxLine.value, compose.keys, startMode, output, multitapTimeout
+    )
+    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    runner.countsOutputLines = verify
+    runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
+    var statistics = StatisticsReport()
+    var tally = VerificationTally()
+    // On one thread each error is reported as its line is read (`tail -f log |`).
+    let immediate: ((PositionedError) -> Void)? =
+      runner.runsInParallel ? nil : { errors.add($0.description) }
+    let status = runner.run(
+      makeFilter: {
+        let log = PieceErrorLog(immediate: immediate)
+        return ErrorLoggingFilter(
+          log: log,
+          VerifyingFilter(
+            NormalizingFilter(
+              EventLogFilter(
+                keys: keys, keyboard: keyboard, options: options,
+                maximumLineLength: maximumLineLength, startMode: startMode, output: output,
+                includesStatistics: counts, multitapTimeout: multitapTimeout
+              ) { log.add($0) },
+              normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+            verifier: verifies ? try OutputVerifier(expecting: .composed) : nil))
+      },
+      continues: { before, next in
+        before.inner.inner.inner.isContinued(by: next.inner.inner.inner)
+      },
+      merge: { filter, place, finished in
+        let unshown = filter.log.drain(shift: place.recordsBeforeInInput) {
+          errors.add($0.description)
+        }
+        errors.add(unshown: unshown)
+        guard finished else { return }
+        statistics.append(filter.inner.statistics)
+        tally.add(filter.inner, at: place)
+      }, report: diagnostics.report)
+    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    let verified = tally.status(after: status, report: diagnostics.report)
+    return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
 
   /// Runs `composer` with the output checks asked for; returns the exit status.

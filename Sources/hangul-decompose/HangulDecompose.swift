@@ -130,15 +130,20 @@ struct HangulDecompose: ParsableCommand {
           + "\(StatisticsReport.format(counted.keystrokesPerCharacter, digits: 3))\n")
       return verificationStatus(of: filter, after: status, report: diagnostics.report)
     }
-    if verifier == nil, jobs.jobs != 1 {
-      // Every filter here starts each line afresh: lines can go to separate threads.
-      let runner = ParallelFilterRunner(
-        paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
-      return runner.run(makeFilter: makeFilter, report: diagnostics.report)
-    }
-    var filter = VerifyingFilter(try makeFilter(), verifier: verifier)
-    let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-      &filter, report: diagnostics.report)
-    return verificationStatus(of: filter, after: status, report: diagnostics.report)
+    // Every filter here starts each line afresh: lines can go to separate threads.
+    let verifies = verifier != nil
+    let expectation = verifier?.expectation ?? .composed
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    runner.countsOutputLines = verifies
+    var tally = VerificationTally()
+    let status = runner.run(
+      makeFilter: {
+        VerifyingFilter(
+          try makeFilter(), verifier: verifies ? try OutputVerifier(expecting: expectation) : nil)
+      }, continues: { _, _ in true },
+      merge: { filter, place, finished in
+        if finished { tally.add(filter, at: place) }
+      }, report: diagnostics.report)
+    return tally.status(after: status, report: diagnostics.report)
   }
 }

@@ -85,22 +85,22 @@ struct HangulNormalize: ParsableCommand {
   }
 
   func filter(_ diagnostics: Diagnostics) throws -> Int32 {
-    if !verify, jobs.jobs != 1 {
-      // Without --verify, a line's normal form depends on that line alone.
-      let runner = ParallelFilterRunner(
-        paths: files, jobs: jobs.jobs, separator: zeroTerminated ? 0 : 0x0A,
-        inputEncoding: input.encoding)
-      return runner.run(
-        makeFilter: {
-          try CheckedNormalizeFilter(
-            form: form, verify: false, separator: zeroTerminated ? 0 : 0x0A)
-        }, report: diagnostics.report)
-    }
-    var filter = try CheckedNormalizeFilter(
-      form: form, verify: verify, separator: zeroTerminated ? 0 : 0x0A)
-    let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-      &filter, report: diagnostics.report)
-    return verificationStatus(of: filter, after: status, report: diagnostics.report)
+    // A record's normal form depends on that record alone: records can go to separate threads.
+    let (form, verifies, separator) = (form, verify, zeroTerminated ? UInt8(0) : 0x0A)
+    let runner = ParallelFilterRunner(
+      paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
+    // A fast path that disagrees with ICU stops the run here, before any output.
+    _ = try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
+    var tally = VerificationTally()
+    let status = runner.run(
+      makeFilter: {
+        try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
+      },
+      continues: { _, _ in true },
+      merge: { filter, place, finished in
+        if finished { tally.add(filter, at: place) }
+      }, report: diagnostics.report)
+    return tally.status(after: status, form: form, report: diagnostics.report)
   }
 
   func renameFiles(_ diagnostics: Diagnostics) throws -> Int32 {

@@ -40,14 +40,20 @@ struct JobsCommandTests {
     ("hangul-compose", ["--keys", "qwerty"], .qwerty),
     ("hangul-compose", ["--nfc", "--max-line", "200"], .jamo),
     ("hangul-compose", ["--stats"], .jamo),
+    ("hangul-compose", ["--stats", "--stats-format", "json", "--max-line", "300"], .jamo),
+    ("hangul-compose", ["--verify", "--keys", "qwerty"], .qwerty),
+    ("hangul-compose", ["--verify", "--nfc", "--stats"], .jamo),
     ("hangul-decompose", [], .text),
     ("hangul-decompose", ["--to", "qwerty"], .text),
     ("hangul-decompose", ["--to", "nfd"], .text),
     ("hangul-decompose", ["--to", "qwerty", "--keyboard", "3f"], .text),
     ("hangul-decompose", ["--verify"], .text),
+    ("hangul-decompose", ["--to", "nfd", "--verify"], .text),
     ("hangul-normalize", ["--form", "nfd"], .text),
     ("hangul-normalize", ["--form", "nfkc"], .jamo),
     ("hangul-normalize", ["-z"], .text),
+    ("hangul-normalize", ["--verify"], .text),
+    ("hangul-normalize", ["--verify", "--form", "nfd", "-z"], .text),
   ]
 
   @Test("--jobs 2, 4 and 0 write what --jobs 1 writes", arguments: runs.indices)
@@ -72,6 +78,76 @@ struct JobsCommandTests {
       #expect(parallel.status == single.status, "\(program) \(arguments) --jobs \(jobs)")
       #expect(parallel.stdout == single.stdout, "\(program) \(arguments) --jobs \(jobs)")
       #expect(parallel.stderr == single.stderr, "\(program) \(arguments) --jobs \(jobs)")
+    }
+  }
+
+  /// An event log of about `size` bytes (past 2 MiB: two pieces) in documents named on
+  /// every line or on the first only, with errors spread over it: lines that
+  /// are not JSON, unknown keys, times going back, a byte order mark.
+  static func eventLog(seed: UInt64, firstTime: Int, size: Int) -> Data {
+    var state = seed
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let keys =
+      Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎㅏㅑㅓㅕㅗㅛㅜㅠㅡㅣㅐㅔ").map(String.init)
+      + ["Backspace", "Enter", "ArrowLeft", "Home", "End", "HangulMode", "Shift", "Delete"]
+    var time = firstTime
+    var log = "\u{FEFF}"
+    var document = 0
+    while log.utf8.count < size {
+      document += 1
+      let name = document % 3 == 0 ? "\"d\(document)\"" : "\(document)"
+      for index in 0..<(document % 13 == 0 ? 3000 : 5 + next(80)) {
+        time += next(300)
+        var line = "{\"t\":\(time),\"key\":\"\(keys[next(keys.count)])\""
+        if document % 2 == 0 || index == 0 { line += ",\"doc\":\(name)" }
+        line += "}"
+        switch next(2000) {
+        case 0: line = "{\"key\": broken"
+        case 1: line = "{\"key\":\"Esc\"}"
+        case 2: line = "{\"t\":\(time - 5000),\"key\":\"ㄱ\"}"
+        case 3: line = "\u{FEFF}" + line
+        default: break
+        }
+        log += line + "\n"
+      }
+    }
+    return Data(log.utf8)
+  }
+
+  static let eventRuns: [[String]] = [
+    ["--stats"],
+    ["--output", "jsonl", "--stats", "--stats-format", "json"],
+    ["--verify", "--nfc"],
+  ]
+
+  @Test(
+    "--format events: --jobs 2, 4 and 0 write and report what --jobs 1 does", arguments: eventRuns)
+  func eventsSameAsOneJob(arguments: [String]) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The second log goes on in time; the third goes back (its lines are errors).
+    var paths: [String] = []
+    for (index, (firstTime, size)) in [
+      (1_000, 2_500_000), (1_000_000_000, 300_000), (5_000, 100_000),
+    ]
+    .enumerated() {
+      let url = folder.appendingPathComponent("log\(index).jsonl")
+      try Self.eventLog(seed: UInt64(index + 1), firstTime: firstTime, size: size).write(to: url)
+      paths.append(url.path)
+    }
+    let executable = Executable("hangul-compose")
+    let command = ["--format", "events"] + arguments
+    let single = try executable.run(command + ["--jobs", "1"] + paths)
+    #expect(single.status == 65)
+    #expect(single.stderr.contains("more errors not shown"))
+    for jobs in ["2", "4", "0"] {
+      let parallel = try executable.run(command + ["--jobs", jobs] + paths)
+      #expect(parallel.status == single.status, "\(arguments) --jobs \(jobs)")
+      #expect(parallel.stdout == single.stdout, "\(arguments) --jobs \(jobs)")
+      #expect(parallel.stderr == single.stderr, "\(arguments) --jobs \(jobs)")
     }
   }
 

@@ -75,7 +75,7 @@ public struct ComposeFilter: ByteFilter {
   public var statistics: StatisticsReport {
     var current = recorder
     current.finishDocument(editor: editor)
-    return StatisticsReport(documents: [], total: current.total)
+    return current.report
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {

@@ -62,6 +62,14 @@ public struct EventLogFilter: ByteFilter {
   /// The last byte of the current document's text written so far.
   private var lastTextByte: UInt8?
   private var recorder = StatisticsRecorder()
+  /// Whether a byte order mark may start the next line (the first of an input).
+  private var byteOrderMarkAllowed = true
+  /// Whether any line was taken as an event.
+  private var acceptedAny = false
+  /// The `"doc"` of the first event taken (`nil` when it had none).
+  private var firstDocument: DocumentName?
+  /// The smallest `"t"` checked while no earlier time was known.
+  private var earliestUncheckedTime: Double?
 
   /// A `"doc"` value as the log spelled it.
   private enum DocumentName: Equatable {
@@ -121,12 +129,69 @@ public struct EventLogFilter: ByteFilter {
   public var statistics: StatisticsReport {
     var current = recorder
     if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
-    return StatisticsReport(documents: current.documents, total: current.total)
+    return current.report
   }
 
   public mutating func beginInput(named name: String) {
     fileName = name
     lineNumber = 0
+    byteOrderMarkAllowed = true
+  }
+
+  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+    beginInput(named: name)
+    byteOrderMarkAllowed = atInputStart
+  }
+
+  /// Whether `next`, a fresh filter that read the lines after the ones this
+  /// filter read, wrote and reported what this one would have going on
+  /// (``ParallelFilterRunner``): it began a new document with its first
+  /// event, and no `"t"` it took went back before this one's last.
+  ///
+  ///     // {"doc":1,"key":"ㄱ"} read by `self`, {"doc":2,"key":"ㅏ"} by `next`
+  ///     self.isContinued(by: next)   // true: a new document begins
+  ///
+  /// O(1).
+  public func isContinued(by next: EventLogFilter) -> Bool {
+    if let lastTime, let earliest = next.earliestUncheckedTime, earliest < lastTime {
+      return false
+    }
+    let pristine = !documentStarted && document == nil
+    guard next.acceptedAny else { return pristine && lastTime == nil }
+    // Without a time of its own, `next` ends without the one the pieces after it are held to.
+    if lastTime != nil, next.lastTime == nil { return false }
+    guard let first = next.firstDocument else { return pristine }
+    return first != document
+  }
+
+  /// The `"doc"` member's value of an event line as written (a piece of a
+  /// parallel run starts where it changes), or `nil` when the line has none.
+  /// A guess from the bytes, not a parse: ``isContinued(by:)`` decides.
+  ///
+  ///     EventLogFilter.documentKey(ofLine: #"{"doc":"a","key":"ㄱ"}"#.utf8)  // "a" with its quotes
+  ///
+  /// O(line).
+  public static func documentKey(ofLine line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    let pattern: [UInt8] = Array("\"doc\"".utf8)
+    var index = 0
+    while index + pattern.count <= line.count {
+      if line[index] == 0x22, line[index..<(index + pattern.count)].elementsEqual(pattern) {
+        var start = index + pattern.count
+        while start < line.count, line[start] == 0x20 || line[start] == 0x3A { start += 1 }
+        var end = start
+        if end < line.count, line[end] == 0x22 {
+          end += 1
+          while end < line.count, line[end] != 0x22 { end += line[end] == 0x5C ? 2 : 1 }
+          return start..<min(end + 1, line.count)
+        }
+        while end < line.count, line[end] != 0x2C, line[end] != 0x7D, line[end] != 0x20 {
+          end += 1
+        }
+        return start..<end
+      }
+      index += 1
+    }
+    return nil
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
@@ -216,7 +281,9 @@ public struct EventLogFilter: ByteFilter {
   private mutating func handleLine() {
     lineNumber += 1
     // A UTF-8 byte order mark may start each input (Windows exports).
-    if lineNumber == 1, pendingLine.starts(with: [0xEF, 0xBB, 0xBF]) { pendingLine.removeFirst(3) }
+    if lineNumber == 1, byteOrderMarkAllowed, pendingLine.starts(with: [0xEF, 0xBB, 0xBF]) {
+      pendingLine.removeFirst(3)
+    }
     if pendingLine.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
     let event: JSONValue
     do {
@@ -236,6 +303,7 @@ public struct EventLogFilter: ByteFilter {
         fail("\"t\" must be a number of milliseconds, not \(value.kindName)")
         return
       }
+      if lastTime == nil { earliestUncheckedTime = min(earliestUncheckedTime ?? parsed, parsed) }
       if let lastTime, parsed < lastTime {
         fail(
           "\"t\" went backwards: \(spelling) after \(StatisticsReport.format(lastTime, digits: 0))")
@@ -253,6 +321,10 @@ public struct EventLogFilter: ByteFilter {
         fail("\"doc\" must be a string or an integer, not \(value.kindName)")
         return
       }
+    }
+    if !acceptedAny {
+      acceptedAny = true
+      firstDocument = documentName
     }
     if let documentName, documentName != document {
       endDocument()

@@ -39,7 +39,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   public var statistics: StatisticsReport {
     var current = recorder
     current.finishDocument(counts: counts)
-    return StatisticsReport(documents: [], total: current.total)
+    return current.report
   }
 
   /// The text of the current line so far, the syllable being composed included.

@@ -55,13 +55,23 @@ public struct TypingStatistics: Sendable, Equatable {
 
   /// Adds another document's figures to this total.
   mutating func add(_ other: TypingStatistics) {
+    addCounts(of: other)
+    if let time = other.typingTime { addTime(time) }
+  }
+
+  /// Adds another document's figures but its time.
+  mutating func addCounts(of other: TypingStatistics) {
     keystrokes += other.keystrokes
     backspaces += other.backspaces
     backspacesWithoutEffect += other.backspacesWithoutEffect
     backspacesBlockedByFlush += other.backspacesBlockedByFlush
     characters += other.characters
     syllables += other.syllables
-    if let time = other.typingTime { summedTime = (summedTime ?? 0) + time }
+  }
+
+  /// Adds a document's typing time to this total.
+  mutating func addTime(_ time: Double) {
+    summedTime = (summedTime ?? 0) + time
   }
 }
 
@@ -70,10 +80,33 @@ public struct StatisticsReport: Sendable, Equatable {
   /// One entry per document that had a `"doc"`.
   public var documents: [TypingStatistics]
   public var total: TypingStatistics
+  /// The typing time of each document that had one, in order (so that a
+  /// sum over pieces adds them as one run does, in the same order).
+  var documentTimes: [Double] = []
 
   public init(documents: [TypingStatistics], total: TypingStatistics) {
     self.documents = documents
     self.total = total
+  }
+
+  /// An empty report: no documents, all totals 0.
+  public init() {
+    self.init(documents: [], total: TypingStatistics())
+  }
+
+  /// Appends the report of the text that came after this one's (a later
+  /// piece of a parallel run): its documents follow, its figures add to the
+  /// total, its documents' times one by one, so the sum is the one run's.
+  ///
+  ///     var whole = StatisticsReport()
+  ///     whole.append(firstPiece.statistics)
+  ///
+  /// O(documents of `later`).
+  public mutating func append(_ later: StatisticsReport) {
+    documents += later.documents
+    total.addCounts(of: later.total)
+    for time in later.documentTimes { total.addTime(time) }
+    documentTimes += later.documentTimes
   }
 
   /// An aligned table, one row per document and a total row.
@@ -170,6 +203,15 @@ struct StatisticsRecorder: Sendable {
   var current = TypingStatistics()
   var documents: [TypingStatistics] = []
   var total = TypingStatistics()
+  /// The typing time of each finished document that had one.
+  var documentTimes: [Double] = []
+
+  /// The documents with a name, the total, and the times.
+  var report: StatisticsReport {
+    var report = StatisticsReport(documents: documents, total: total)
+    report.documentTimes = documentTimes
+    return report
+  }
 
   /// Counts the characters and syllables in written bytes.
   mutating func count(output bytes: [UInt8]) {
@@ -199,6 +241,7 @@ struct StatisticsRecorder: Sendable {
     current.backspacesBlockedByFlush = counts.backspacesBlockedByFlush
     let finished = current
     total.add(current)
+    if let time = current.typingTime { documentTimes.append(time) }
     if named { documents.append(current) }
     current = TypingStatistics()
     return finished

@@ -32,6 +32,22 @@ public struct CheckedNormalizeFilter: ByteFilter {
   }
 }
 
+extension VerificationTally {
+  /// Adds what the checker of a piece's filter found, its first piece at `place`.
+  public mutating func add(_ filter: CheckedNormalizeFilter, at place: PiecePlace) {
+    guard let checker = filter.checker else { return }
+    add(checker.firstProblem, count: checker.problemCount, shift: checker.problemShift(at: place))
+  }
+
+  /// The `--verify` outcome of hangul-normalize (the form names the problems).
+  public func status(after status: Int32, form: ICUNormalizer.Form, report: (String) -> Void)
+    -> Int32
+  {
+    self.status(
+      after: status, more: "more places are not \(form.name.uppercased())", report: report)
+  }
+}
+
 /// Reports the outcome of `hangul-normalize --verify`; returns the exit
 /// status (65 when the output is not in the form and the run had no worse error).
 public func verificationStatus(

@@ -23,6 +23,10 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
+  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+    inner.beginPiece(named: name, atInputStart: atInputStart)
+  }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {

@@ -3,6 +3,10 @@
 public protocol ByteFilter {
   /// Called before the first chunk of each input, with its name as errors show it.
   mutating func beginInput(named name: String)
+  /// Called before the first chunk of a piece of an input that
+  /// ``ParallelFilterRunner`` cut out: `atInputStart` is false when the piece
+  /// begins after a line of the input (a byte order mark there is text).
+  mutating func beginPiece(named name: String, atInputStart: Bool)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
   /// Ends the input: writes whatever the filter still holds.
@@ -11,6 +15,10 @@ public protocol ByteFilter {
 
 extension ByteFilter {
   public mutating func beginInput(named name: String) {}
+
+  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+    beginInput(named: name)
+  }
 
   /// Transforms `chunk` given as an array.
   public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {

@@ -6,10 +6,12 @@
 
 /// Runs a ``ByteFilter`` over regular files on several threads: each file is
 /// cut into pieces that end with a ``separator`` byte (a newline: a line
-/// never spans two pieces), every piece goes through a fresh filter on its own
-/// thread, and the outputs are written in input order. The output is byte for
-/// byte what ``FilterRunner`` writes, for a filter whose state at the start of
-/// a line is its initial state.
+/// never spans two pieces), every piece goes through a fresh filter on a
+/// worker thread, and the outputs are written in input order by the calling
+/// thread while the workers go on. The output is byte for byte what
+/// ``FilterRunner`` writes, for a filter whose state at the start of a line
+/// is its initial state, or whose `continues` check tells when it is not (the
+/// piece is then run again, in order, by the filter before it).
 ///
 ///     let runner = ParallelFilterRunner(paths: ["big.txt"], jobs: 2)
 ///     let status = runner.run(makeFilter: { NormalizeFilter(.nfc) }) { print($0) }
@@ -18,9 +20,11 @@
 /// than the last that does not end with the separator, ``inputEncoding`` or
 /// `jobs` of 1 make it run as ``FilterRunner`` does, on one thread. The
 /// warning about bytes that are not UTF-8 names the same line and column as on
-/// one thread. Time: O(n) over `jobs` threads. Memory: `jobs` pieces of about
-/// ``pieceSize`` bytes, their outputs, and one filter each; a line longer than a
-/// piece makes its piece that long.
+/// one thread. Each worker reads its own piece with pread(2) into a buffer it
+/// reuses; finished outputs go to the writer without a copy.
+/// Time: O(n) over `jobs` threads. Memory: at most 2 × `jobs` pieces of about
+/// ``pieceSize`` bytes in flight, their outputs, and one filter each; a line
+/// longer than a piece makes its piece that long.
 public struct ParallelFilterRunner: Sendable {
   /// The inputs, in order; `-` is standard input.
   public var paths: [String]
@@ -37,6 +41,13 @@ public struct ParallelFilterRunner: Sendable {
   /// The size of ``FilterRunner``'s reads, whose boundaries the sample of a
   /// byte that is not UTF-8 stops at (so the encoding guessed from it agrees).
   public var blockSize: Int
+  /// Whether ``PiecePlace/outputLinesBefore`` is counted (a pass over the output).
+  public var countsOutputLines = false
+  /// Where in a line its document's name is, for inputs whose pieces should
+  /// begin with a document (event logs): a piece then starts, where it can,
+  /// at a line whose name differs from the one of the line with a name
+  /// before it, within 256 KiB after its size.
+  public var documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
 
   public init(
     paths: [String], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
@@ -57,6 +68,13 @@ public struct ParallelFilterRunner: Sendable {
     return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
   }
 
+  /// Whether the inputs run on several threads (else as ``FilterRunner`` does).
+  public var runsInParallel: Bool {
+    guard threadCount > 1, inputEncoding == nil, let files = openFiles() else { return false }
+    for file in files { close(file.descriptor) }
+    return true
+  }
+
   /// Runs a filter made by `makeFilter` over the inputs; returns the exit status
   /// as ``FilterRunner/run(_:report:afterBlock:)`` does. `report` receives each
   /// error message, in input order. An error thrown by `makeFilter` is
@@ -64,48 +82,92 @@ public struct ParallelFilterRunner: Sendable {
   public func run<Filter: ByteFilter>(
     makeFilter: () throws -> Filter, report: (String) -> Void
   ) -> Int32 {
+    run(makeFilter: makeFilter, continues: { _, _ in true }, merge: { _, _, _ in }, report: report)
+  }
+
+  /// Runs a filter made by `makeFilter` over the inputs, as
+  /// ``run(makeFilter:report:)`` does, for filters that find things (errors,
+  /// statistics) and filters whose state can reach across lines.
+  ///
+  /// - `continues(before, next)`: whether `next`, a fresh filter that ran the
+  ///   piece after the one `before` ran (neither finished yet), wrote what
+  ///   `before` would have written going on. When it did not, `before` runs
+  ///   that piece too, on the calling thread.
+  /// - `merge(filter, place, finished)`: called on the calling thread, in input
+  ///   order, after each piece a filter ran was written (`finished` false) and
+  ///   once more after the filter was finished (`finished` true); `place`
+  ///   tells where its first piece stands, to move line numbers by.
+  ///
+  /// On one thread the single filter gets `merge(filter, start, true)` once
+  /// at the end.
+  public func run<Filter: ByteFilter>(
+    makeFilter: () throws -> Filter,
+    continues: (Filter, Filter) -> Bool,
+    merge: (inout Filter, PiecePlace, Bool) -> Void,
+    report: (String) -> Void
+  ) -> Int32 {
     let threads = threadCount
     guard threads > 1, inputEncoding == nil, let files = openFiles() else {
-      var filter: Filter
-      do {
-        filter = try makeFilter()
-      } catch {
-        report("\(error)")
-        return 70
-      }
       return FilterRunner(
         paths: paths, outputDescriptor: outputDescriptor, blockSize: blockSize,
         inputEncoding: inputEncoding
-      ).run(&filter, report: report)
+      ).run(makeFilter: makeFilter, merge: merge, report: report)
     }
     defer { for file in files { close(file.descriptor) } }
-    do {
-      for file in files {
-        if let stop = try run(file, threads: threads, makeFilter: makeFilter, report: report) {
-          return stop
+    return withoutActuallyEscaping(makeFilter) { makeFilter in
+      withoutActuallyEscaping(continues) { continues in
+        withoutActuallyEscaping(merge) { merge in
+          withoutActuallyEscaping(report) { report in
+            let schedule = PieceSchedule(
+              files: files, separator: separator, pieceSize: pieceSize, inFlight: 2 * threads,
+              documentKey: documentKey, makeFilter: makeFilter)
+            let workers = startWorkers(threads, schedule)
+            guard !workers.isEmpty else {
+              // No thread could start: one thread it is.
+              return FilterRunner(
+                paths: paths, outputDescriptor: outputDescriptor, blockSize: blockSize
+              ).run(
+                makeFilter: makeFilter, merge: merge, report: report)
+            }
+            var writer = PieceWriter(
+              runner: self, files: files, continues: continues, merge: merge, report: report)
+            let status = writer.writePieces(from: schedule)
+            schedule.stop()
+            for worker in workers { pthread_join(worker, nil) }
+            return status
+          }
         }
       }
-    } catch let error as StreamError {
-      if error != .brokenPipe { report(error.description) }
-      return error.exitStatus
-    } catch {
-      report("\(error)")
-      return 70
     }
-    return 0
   }
 
-  /// An open input and its size.
-  private struct OpenFile {
-    var path: String
-    var descriptor: Int32
-    var size: Int
+  /// Starts `count` threads that run pieces from `schedule`.
+  private func startWorkers<Filter>(_ count: Int, _ schedule: PieceSchedule<Filter>) -> [pthread_t]
+  {
+    var workers: [pthread_t] = []
+    for _ in 0..<count {
+      var thread = pthread_t()
+      let context = Unmanaged.passRetained(schedule as AnyPieceSchedule).toOpaque()
+      let created = pthread_create(
+        &thread, nil,
+        { raw in
+          guard let raw else { return nil }
+          Unmanaged<AnyPieceSchedule>.fromOpaque(raw).takeRetainedValue().work()
+          return nil
+        }, context)
+      if created == 0 {
+        workers.append(thread)
+      } else {
+        Unmanaged<AnyPieceSchedule>.fromOpaque(context).release()
+      }
+    }
+    return workers
   }
 
   /// Opens every input, or returns `nil` when one is standard input, cannot be
   /// opened, is not a regular file, or (but for the last) does not end with
   /// the separator: those run on one thread.
-  private func openFiles() -> [OpenFile]? {
+  fileprivate func openFiles() -> [OpenFile]? {
     var files: [OpenFile] = []
     func giveUp() -> [OpenFile]? {
       for file in files { close(file.descriptor) }
@@ -132,69 +194,11 @@ public struct ParallelFilterRunner: Sendable {
     return files
   }
 
-  /// Runs one file in rounds of `threads` pieces; returns an exit status when
-  /// the run must stop (a data error thrown by the filter).
-  private func run<Filter: ByteFilter>(
-    _ file: OpenFile, threads: Int, makeFilter: () throws -> Filter, report: (String) -> Void
-  ) throws -> Int32? {
-    var offset = 0
-    var line = 1
-    var firstInvalid: UTF8Validator.InvalidByte?
-    var buffer: [UInt8] = []
-    // The outputs of the last round, emptied and reused: fresh pages cost more than the work.
-    var spareOutputs: [[UInt8]] = []
-    while offset < file.size {
-      let wanted = min(file.size - offset, threads * pieceSize)
-      try readFully(file, at: offset, count: wanted, into: &buffer)
-      // A round must end with a separator unless it ends the file.
-      while offset + buffer.count < file.size, !buffer.contains(separator) {
-        let more = min(file.size - offset - buffer.count, pieceSize)
-        var extra: [UInt8] = []
-        try readFully(file, at: offset + buffer.count, count: more, into: &extra)
-        buffer += extra
-      }
-      var roundEnd = buffer.count
-      if offset + buffer.count < file.size, let last = buffer.lastIndex(of: separator) {
-        roundEnd = last + 1
-      }
-      let pieces = cut(buffer[..<roundEnd], into: threads)
-      let results = try buffer.withUnsafeBufferPointer { bytes in
-        try process(
-          pieces, of: bytes, name: file.path, outputs: &spareOutputs, makeFilter: makeFilter)
-      }
-      for (range, result) in zip(pieces, results) {
-        try write(result.output)
-        if let error = result.error {
-          if let positioned = error as? PositionedError {
-            var moved = positioned
-            moved.line += line - 1
-            report(moved.description)
-            return 65
-          }
-          throw error
-        }
-        if firstInvalid == nil, result.firstInvalid != nil {
-          firstInvalid = try locateInvalidByte(
-            in: file, from: offset + range.lowerBound, line: line)
-        }
-        line += result.newlines
-      }
-      spareOutputs = results.map { result in
-        var output = result.output
-        output.removeAll(keepingCapacity: true)
-        return output
-      }
-      offset += roundEnd
-    }
-    if let firstInvalid { report(firstInvalid.warning(file: file.path)) }
-    return nil
-  }
-
   /// Finds the first byte that is not UTF-8 from `start` on, where a piece with
   /// one begins, exactly as ``FilterRunner`` reports it: scanned from the
   /// start of its line (`line`), in blocks at the same offsets as its reads.
   /// Time: O(the line before `start` plus the piece), once per file.
-  private func locateInvalidByte(
+  fileprivate func locateInvalidByte(
     in file: OpenFile, from start: Int, line: Int
   ) throws -> UTF8Validator.InvalidByte? {
     var lineStart = start
@@ -223,143 +227,489 @@ public struct ParallelFilterRunner: Sendable {
     return invalid
   }
 
-  /// Cuts `bytes` into at most `count` ranges of about equal size, each but the
-  /// last ending with the separator.
-  private func cut(_ bytes: ArraySlice<UInt8>, into count: Int) -> [Range<Int>] {
-    var ranges: [Range<Int>] = []
-    var start = bytes.startIndex
-    let target = max(1, (bytes.count + count - 1) / count)
-    while start < bytes.endIndex {
-      var end = min(bytes.endIndex, start + target)
-      if end < bytes.endIndex {
-        if let next = bytes[end...].firstIndex(of: separator) {
-          end = next + 1
-        } else {
-          end = bytes.endIndex
-        }
-      }
-      ranges.append(start..<end)
-      start = end
-    }
-    if ranges.isEmpty { ranges.append(start..<start) }
-    return ranges
-  }
-
-  /// What one piece gave.
-  private struct PieceResult {
-    var output: [UInt8] = []
-    var error: (any Error)?
-    var newlines = 0
-    var firstInvalid: UTF8Validator.InvalidByte?
-  }
-
-  /// Runs each piece through its own filter, the first on this thread and the
-  /// others on new threads; returns the results in order.
-  private func process<Filter: ByteFilter>(
-    _ pieces: [Range<Int>], of bytes: UnsafeBufferPointer<UInt8>, name: String,
-    outputs: inout [[UInt8]], makeFilter: () throws -> Filter
-  ) throws -> [PieceResult] {
-    var jobs: [PieceJob<Filter>] = []
-    for (index, range) in pieces.enumerated() {
-      let job = PieceJob(
-        filter: try makeFilter(), piece: UnsafeBufferPointer(rebasing: bytes[range]), name: name)
-      if index < outputs.count { swap(&job.result.output, &outputs[index]) }
-      jobs.append(job)
-    }
-    outputs = []
-    var threads: [pthread_t] = []
-    for job in jobs.dropFirst() {
-      var thread = pthread_t()
-      let context = Unmanaged.passRetained(job as AnyPieceJob).toOpaque()
-      let created = pthread_create(
-        &thread, nil,
-        { raw in
-          guard let raw else { return nil }
-          let job = Unmanaged<AnyPieceJob>.fromOpaque(raw).takeRetainedValue()
-          job.run()
-          return nil
-        }, context)
-      if created == 0 {
-        threads.append(thread)
-      } else {
-        Unmanaged<AnyPieceJob>.fromOpaque(context).release()
-        job.run()
-      }
-    }
-    jobs.first?.run()
-    for thread in threads { pthread_join(thread, nil) }
-    return jobs.map(\.result)
-  }
-
-  /// Reads `count` bytes at `offset` into `buffer` (replacing its contents).
-  private func readFully(
-    _ file: OpenFile, at offset: Int, count: Int, into buffer: inout [UInt8]
-  ) throws {
-    if buffer.count != count { buffer = [UInt8](repeating: 0, count: count) }
-    var done = 0
-    while done < count {
-      let got = buffer.withUnsafeMutableBytes { raw in
-        pread(
-          file.descriptor, raw.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
-      }
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw StreamError.cannotRead(path: file.path, reason: StreamError.reason(errno))
-      }
-      if got == 0 { break }
-      done += got
-    }
-    if done < count { buffer.removeLast(count - done) }
-  }
-
-  private func write(_ output: [UInt8]) throws {
+  fileprivate func write(_ output: [UInt8]) throws {
     guard !output.isEmpty else { return }
     try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
   }
+}
 
-  /// A piece and its filter, run on one thread.
-  private class AnyPieceJob {
-    var result = PieceResult()
-    func run() {}
+/// Where the first piece that a filter of ``ParallelFilterRunner`` ran
+/// stands in the inputs, for moving the line numbers of what it found.
+/// Records are what end with the runner's separator (lines, or NUL-ended
+/// records).
+public struct PiecePlace: Sendable, Equatable {
+  /// Records of all inputs before the piece.
+  public var recordsBefore = 0
+  /// Records of all inputs before the input the piece is in.
+  public var inputStartRecord = 0
+  /// Newlines written before the filter's output (when the runner counts them).
+  public var outputLinesBefore = 0
+
+  public init() {}
+
+  /// Records of its own input before the piece: what its line numbers move by.
+  public var recordsBeforeInInput: Int { recordsBefore - inputStartRecord }
+}
+
+/// An open input and its size.
+private struct OpenFile {
+  var path: String
+  var descriptor: Int32
+  var size: Int
+}
+
+/// Reads `count` bytes of `file` at `offset` into `buffer` (replacing its contents).
+private func readFully(
+  _ file: OpenFile, at offset: Int, count: Int, into buffer: inout [UInt8]
+) throws {
+  // Reuses the buffer's storage: fresh pages cost more than the reading.
+  if buffer.count > count {
+    buffer.removeLast(buffer.count - count)
+  } else if buffer.count < count {
+    buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+  }
+  var done = 0
+  while done < count {
+    let got = buffer.withUnsafeMutableBytes { raw in
+      pread(file.descriptor, raw.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+    }
+    if got < 0 {
+      if errno == EINTR { continue }
+      throw StreamError.cannotRead(path: file.path, reason: StreamError.reason(errno))
+    }
+    if got == 0 { break }
+    done += got
+  }
+  if done < count { buffer.removeLast(count - done) }
+}
+
+/// A piece of one input and what its filter made of it.
+private final class Piece<Filter: ByteFilter> {
+  let index: Int
+  let fileIndex: Int
+  let range: Range<Int>
+  var input: [UInt8] = []
+  var output: [UInt8] = []
+  var filter: Filter?
+  var error: (any Error)?
+  /// Separator bytes in the piece.
+  var records = 0
+  /// Newlines in the piece (the records, when the separator is a newline).
+  var newlines = 0
+  var firstInvalid: UTF8Validator.InvalidByte?
+
+  init(index: Int, fileIndex: Int, range: Range<Int>) {
+    self.index = index
+    self.fileIndex = fileIndex
+    self.range = range
   }
 
-  private final class PieceJob<Filter: ByteFilter>: AnyPieceJob {
-    var filter: Filter
-    let piece: UnsafeBufferPointer<UInt8>
-    let name: String
+  var isInputStart: Bool { range.lowerBound == 0 }
+}
 
-    init(filter: Filter, piece: UnsafeBufferPointer<UInt8>, name: String) {
-      self.filter = filter
-      self.piece = piece
-      self.name = name
+/// The thread body, without the filter type (for pthread_create).
+private class AnyPieceSchedule {
+  func work() {}
+}
+
+/// The pieces of a run: which is next to cut, which are done, under one mutex.
+private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
+  let files: [OpenFile]
+  let separator: UInt8
+  let pieceSize: Int
+  let inFlightLimit: Int
+  let documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
+  let makeFilter: () throws -> Filter
+
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  // Guarded by the mutex:
+  private var fileIndex = 0
+  private var offset = 0
+  private var nextIndex = 0
+  private var inFlight = 0
+  private var stopped = false
+  private var pieceCount: Int?
+  private var cutError: (any Error)?
+  private var done: [Int: Piece<Filter>] = [:]
+  /// Emptied buffers of written pieces, kept for the next ones: fresh pages cost more than the work.
+  private var spareInputs: [[UInt8]] = []
+  private var spareOutputs: [[UInt8]] = []
+
+  init(
+    files: [OpenFile], separator: UInt8, pieceSize: Int, inFlight: Int,
+    documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?,
+    makeFilter: @escaping () throws -> Filter
+  ) {
+    self.documentKey = documentKey
+    self.files = files
+    self.separator = separator
+    self.pieceSize = pieceSize
+    self.inFlightLimit = inFlight
+    self.makeFilter = makeFilter
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+    condition.deallocate()
+  }
+
+  /// Tells the workers to stop after their current piece.
+  func stop() {
+    pthread_mutex_lock(mutex)
+    stopped = true
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Waits for the piece with `index`; `nil` after the last one. Throws when
+  /// the cutting failed (a read error).
+  func take(_ index: Int) throws -> Piece<Filter>? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while true {
+      if let piece = done.removeValue(forKey: index) { return piece }
+      if let pieceCount, index >= pieceCount { return nil }
+      if let cutError, pieceCount == nil || index >= nextIndex { throw cutError }
+      pthread_cond_wait(condition, mutex)
     }
+  }
 
-    /// How many newline bytes `bytes` holds, found with memchr(3).
-    static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-      guard var cursor = bytes.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
-      let end = cursor + bytes.count
-      var count = 0
-      while cursor < end, let found = memchr(cursor, 0x0A, end - cursor) {
-        count += 1
-        cursor = UnsafeRawPointer(found) + 1
+  /// Gives back the buffers of a piece that was written.
+  func release(_ piece: Piece<Filter>) {
+    var input: [UInt8] = []
+    var output: [UInt8] = []
+    swap(&input, &piece.input)
+    swap(&output, &piece.output)
+    input.removeAll(keepingCapacity: true)
+    output.removeAll(keepingCapacity: true)
+    pthread_mutex_lock(mutex)
+    inFlight -= 1
+    spareInputs.append(input)
+    spareOutputs.append(output)
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// The worker loop: cut the next piece, read it, run it, hand it over.
+  override func work() {
+    pthread_mutex_lock(mutex)
+    while true {
+      while !stopped, pieceCount == nil, cutError == nil, inFlight >= inFlightLimit {
+        pthread_cond_wait(condition, mutex)
       }
-      return count
-    }
-
-    override func run() {
-      var validator = UTF8Validator()
-      validator.scan(piece)
-      validator.finish()
-      result.firstInvalid = validator.firstInvalid
-      result.newlines = Self.newlines(in: piece)
-      result.output.reserveCapacity(piece.count * 2)
-      filter.beginInput(named: name)
+      guard !stopped, pieceCount == nil, cutError == nil else { break }
+      let piece: Piece<Filter>
       do {
-        try filter.process(piece, into: &result.output)
-        try filter.finish(into: &result.output)
+        guard let next = try cutPiece() else {
+          pieceCount = nextIndex
+          pthread_cond_broadcast(condition)
+          break
+        }
+        piece = next
       } catch {
-        result.error = error
+        cutError = error
+        pthread_cond_broadcast(condition)
+        break
+      }
+      inFlight += 1
+      if let buffer = spareInputs.popLast() { piece.input = buffer }
+      if let buffer = spareOutputs.popLast() { piece.output = buffer }
+      pthread_mutex_unlock(mutex)
+      run(piece)
+      pthread_mutex_lock(mutex)
+      done[piece.index] = piece
+      pthread_cond_broadcast(condition)
+    }
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// The next piece: from where the last one ended to just after the first
+  /// separator at or past `pieceSize` bytes on (an empty file is one empty
+  /// piece). Called with the mutex held. Time: O(the bytes it looks at).
+  private func cutPiece() throws -> Piece<Filter>? {
+    while fileIndex < files.count {
+      if files[fileIndex].size == 0, !emptyFileCut {
+        emptyFileCut = true
+        defer { nextIndex += 1 }
+        return Piece(index: nextIndex, fileIndex: fileIndex, range: 0..<0)
+      }
+      if offset < files[fileIndex].size { break }
+      fileIndex += 1
+      offset = 0
+      emptyFileCut = false
+    }
+    guard fileIndex < files.count else { return nil }
+    let file = files[fileIndex]
+    var end = min(file.size, offset + pieceSize)
+    if end < file.size {
+      end = try documentStart(in: file, from: end - 1) ?? separatorEnd(in: file, from: end - 1)
+    }
+    defer {
+      nextIndex += 1
+      offset = end
+    }
+    return Piece(index: nextIndex, fileIndex: fileIndex, range: offset..<end)
+  }
+
+  /// Whether the empty file at `fileIndex` had its (empty) piece cut.
+  private var emptyFileCut = false
+
+  /// Just after the first separator at or after `start`, or the end of the file.
+  private func separatorEnd(in file: OpenFile, from start: Int) throws -> Int {
+    var position = start
+    while position < file.size {
+      let count = min(file.size - position, 64 * 1024)
+      try readFully(file, at: position, count: count, into: &window)
+      if let found = window.firstIndex(of: separator) { return position + found + 1 }
+      position += count
+    }
+    return file.size
+  }
+
+  /// The start of the first line after `start` whose document differs
+  /// from the one of the line with a document before it, within 256 KiB.
+  private func documentStart(in file: OpenFile, from start: Int) throws -> Int? {
+    guard let documentKey else { return nil }
+    try readFully(file, at: start, count: min(file.size - start, 256 * 1024), into: &window)
+    return window.withUnsafeBufferPointer { bytes -> Int? in
+      guard let firstEnd = bytes.firstIndex(of: separator) else { return nil }
+      var lineStart = firstEnd + 1
+      var lastKey: UnsafeBufferPointer<UInt8>?
+      while lineStart < bytes.count, let lineEnd = bytes[lineStart...].firstIndex(of: separator) {
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+        if let range = documentKey(line) {
+          let key = UnsafeBufferPointer(rebasing: line[range])
+          if let lastKey, !lastKey.elementsEqual(key) { return start + lineStart }
+          lastKey = key
+        }
+        lineStart = lineEnd + 1
+      }
+      return nil
+    }
+  }
+
+  /// The bytes `separatorEnd` reads (guarded by the mutex).
+  private var window: [UInt8] = []
+
+  /// Reads and runs one piece (on a worker, without the mutex).
+  private func run(_ piece: Piece<Filter>) {
+    let file = files[piece.fileIndex]
+    do {
+      try readFully(file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
+      var filter = try makeFilter()
+      let separator = self.separator
+      piece.input.withUnsafeBufferPointer { bytes in
+        var validator = UTF8Validator()
+        validator.scan(bytes)
+        validator.finish()
+        piece.firstInvalid = validator.firstInvalid
+        piece.records = Self.count(separator, in: bytes)
+        piece.newlines = separator == 0x0A ? piece.records : Self.count(0x0A, in: bytes)
+      }
+      piece.output.reserveCapacity(piece.input.count * 2)
+      filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
+      defer { piece.filter = filter }
+      try piece.input.withUnsafeBufferPointer {
+        try Self.feed($0, to: &filter, into: &piece.output)
+      }
+    } catch {
+      piece.error = error
+    }
+  }
+
+  /// Hands `bytes` to `filter` in blocks of 128 KiB, as ``FilterRunner``
+  /// reads them: a filter's scratch space stays the size it has on one
+  /// thread (a fresh filter per piece would otherwise grow it afresh, page by page).
+  static func feed(
+    _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8]
+  ) throws {
+    let block = 128 * 1024
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + block)
+      try filter.process(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &output)
+      start = end
+    }
+  }
+
+  /// How many `byte`s `bytes` holds, found with memchr(3).
+  static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard var cursor = bytes.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
+    let end = cursor + bytes.count
+    var count = 0
+    while cursor < end, let found = memchr(cursor, Int32(byte), end - cursor) {
+      count += 1
+      cursor = UnsafeRawPointer(found) + 1
+    }
+    return count
+  }
+}
+
+/// The calling thread's side of a run: takes the pieces in order, judges
+/// whether each one's filter may take over, writes, and reports.
+private struct PieceWriter<Filter: ByteFilter> {
+  let runner: ParallelFilterRunner
+  let files: [OpenFile]
+  let continues: (Filter, Filter) -> Bool
+  let merge: (inout Filter, PiecePlace, Bool) -> Void
+  let report: (String) -> Void
+
+  /// The filter that ran the last piece written, not finished yet, and its place.
+  private var current: Filter?
+  private var currentPlace = PiecePlace()
+  private var records = 0
+  private var outputLines = 0
+  private var inputStartRecord = 0
+  /// Newlines of the current input before the piece being written.
+  private var linesInInput = 0
+  private var firstInvalid: UTF8Validator.InvalidByte?
+  private var scratch: [UInt8] = []
+
+  init(
+    runner: ParallelFilterRunner, files: [OpenFile],
+    continues: @escaping (Filter, Filter) -> Bool,
+    merge: @escaping (inout Filter, PiecePlace, Bool) -> Void,
+    report: @escaping (String) -> Void
+  ) {
+    self.runner = runner
+    self.files = files
+    self.continues = continues
+    self.merge = merge
+    self.report = report
+  }
+
+  /// Writes every piece in order; returns the exit status.
+  mutating func writePieces(from schedule: PieceSchedule<Filter>) -> Int32 {
+    var fileIndex = -1
+    do {
+      var index = 0
+      while let piece = try schedule.take(index) {
+        if piece.fileIndex != fileIndex {
+          try endFile(fileIndex)
+          fileIndex = piece.fileIndex
+          inputStartRecord = records
+          linesInInput = 0
+        }
+        let stop = try write(piece)
+        schedule.release(piece)
+        if let stop { return stop }
+        index += 1
+      }
+      // As on one thread: the last file's warning, then what finishing finds.
+      try endFile(fileIndex)
+      try finishCurrent()
+    } catch let error as StreamError {
+      if error != .brokenPipe { report(error.description) }
+      return error.exitStatus
+    } catch {
+      report("\(error)")
+      return 70
+    }
+    return 0
+  }
+
+  /// Reports the first byte of a file that is not UTF-8, after its pieces.
+  private mutating func endFile(_ fileIndex: Int) throws {
+    guard fileIndex >= 0, let invalid = firstInvalid else { return }
+    report(invalid.warning(file: files[fileIndex].path))
+    firstInvalid = nil
+  }
+
+  /// Writes one piece through its own filter or, when that filter cannot
+  /// take over, through the current one; returns a status when the run stops.
+  private mutating func write(_ piece: Piece<Filter>) throws -> Int32? {
+    let recordsBefore = records
+    var pieceError = piece.error
+    if var next = piece.filter {
+      if let current, !continues(current, next) {
+        // The piece's filter started afresh where it should have gone on: run it again in order.
+        scratch.removeAll(keepingCapacity: true)
+        var filter = current
+        self.current = nil
+        if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
+        do {
+          try piece.input.withUnsafeBufferPointer {
+            try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
+          }
+          pieceError = nil
+        } catch {
+          pieceError = error
+        }
+        try emit(scratch)
+        merge(&filter, currentPlace, false)
+        self.current = filter
+      } else {
+        try finishCurrent()
+        currentPlace = PiecePlace()
+        currentPlace.recordsBefore = recordsBefore
+        currentPlace.inputStartRecord = inputStartRecord
+        currentPlace.outputLinesBefore = outputLines
+        try emit(piece.output)
+        merge(&next, currentPlace, false)
+        current = next
+      }
+    } else {
+      try emit(piece.output)
+    }
+    if let error = pieceError {
+      if var positioned = error as? PositionedError {
+        positioned.line += currentPlace.recordsBeforeInInput
+        report(positioned.description)
+        return 65
+      }
+      throw error
+    }
+    if firstInvalid == nil, piece.firstInvalid != nil {
+      firstInvalid = try runner.locateInvalidByte(
+        in: files[piece.fileIndex], from: piece.range.lowerBound,
+        line: linesInInput + 1)
+    }
+    records += piece.records
+    linesInInput += piece.newlines
+    return nil
+  }
+
+  /// Finishes the current filter, writes what it still held, and merges it.
+  private mutating func finishCurrent() throws {
+    guard var filter = current else { return }
+    current = nil
+    scratch.removeAll(keepingCapacity: true)
+    try filter.finish(into: &scratch)
+    try emit(scratch)
+    merge(&filter, currentPlace, true)
+  }
+
+  private mutating func emit(_ bytes: [UInt8]) throws {
+    if runner.countsOutputLines {
+      outputLines += bytes.withUnsafeBufferPointer {
+        PieceSchedule<Filter>.count(0x0A, in: $0)
       }
     }
+    try runner.write(bytes)
+  }
+}
+
+extension FilterRunner {
+  /// Runs a filter made by `makeFilter` (status 70 when that throws) and
+  /// hands it to `merge` at the end, as ``ParallelFilterRunner`` does.
+  fileprivate func run<Filter: ByteFilter>(
+    makeFilter: () throws -> Filter, merge: (inout Filter, PiecePlace, Bool) -> Void,
+    report: (String) -> Void
+  ) -> Int32 {
+    var filter: Filter
+    do {
+      filter = try makeFilter()
+    } catch {
+      report("\(error)")
+      return 70
+    }
+    let status = run(&filter, report: report)
+    merge(&filter, PiecePlace(), true)
+    return status
   }
 }

@@ -32,6 +32,8 @@ public struct NormalFormChecker {
   private let properties: NormalizationProperties
   private let workspace = ICUWorkspace()
   private var inputs: [(firstRecord: Int, name: String)] = []
+  /// The index in `inputs` of the input of the first problem.
+  private var firstProblemInput = 0
   private var record = 0
   private var column = 1
 
@@ -40,6 +42,12 @@ public struct NormalFormChecker {
     self.separator = separator
     properties = try NormalizationProperties(form)
     try Self.checkFastPath(form)
+  }
+
+  /// What the line of ``firstProblem`` moves by when this checker's first
+  /// piece stands at `place` in a parallel run.
+  public func problemShift(at place: PiecePlace) -> Int {
+    firstProblemInput == 0 ? place.recordsBeforeInInput : 0
   }
 
   /// Notes that the next text comes from the input `name`.
@@ -61,6 +69,8 @@ public struct NormalFormChecker {
     // The undecided run: segments that are not single stable code points.
     var runStart = -1
     var runColumn = 0
+    // The record the run is in: it is decided only after the separator that ends it.
+    var runRecord = 0
     var segmentStart = 0
     var segmentStable = true
     var afterInvalid = true
@@ -80,11 +90,12 @@ public struct NormalFormChecker {
     func closeSegment() {
       if segmentStable {
         if runStart >= 0 {
-          decide(text, runStart, segmentStart, record: record, column: runColumn)
+          decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
           runStart = -1
         }
       } else if runStart < 0 {
         runStart = segmentStart
+        runRecord = record
         runColumn = columnAt(segmentStart)
       }
     }
@@ -140,8 +151,9 @@ public struct NormalFormChecker {
         // Cut where the normalizer cuts a run with no boundary in it.
         segmentStable = false
         closeSegment()
-        if runStart >= 0 { decide(text, runStart, position, record: record, column: runColumn) }
+        if runStart >= 0 { decide(text, runStart, position, record: runRecord, column: runColumn) }
         runStart = position
+        runRecord = record
         runColumn = columnAt(position)
         segmentStart = position
       } else {
@@ -151,7 +163,7 @@ public struct NormalFormChecker {
       position += length
     }
     closeSegment()
-    if runStart >= 0 { decide(text, runStart, count, record: record, column: runColumn) }
+    if runStart >= 0 { decide(text, runStart, count, record: runRecord, column: runColumn) }
     column = columnAt(count)
   }
 
@@ -230,7 +242,9 @@ public struct NormalFormChecker {
       String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
         .unicodeScalars)
     let expected = properties.normalizer.normalized(scalars)
-    let input = inputs.last { $0.firstRecord <= record }
+    let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
+    let input = inputIndex.map { inputs[$0] }
+    firstProblemInput = inputIndex ?? 0
     firstProblem = PositionedError(
       file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
       column: column,

@@ -36,6 +36,8 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   private var outputLine = 0
   private var inputLines = 0
   private var inputs: [(firstLine: Int, name: String)] = []
+  /// The index in `inputs` of the input of the first disagreement.
+  private var firstDisagreementInput = 0
 
   /// Output after the last newline, not checked yet.
   private var partialLine: [UInt8] = []
@@ -56,6 +58,20 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   public mutating func beginInput(named name: String) {
     inputs.append((inputLines, name))
     inner.beginInput(named: name)
+  }
+
+  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+    inputs.append((inputLines, name))
+    inner.beginPiece(named: name, atInputStart: atInputStart)
+  }
+
+  /// What the line of ``firstDisagreement`` moves by when this filter's
+  /// first piece stands at `place` in a parallel run (whose runner counts
+  /// output lines).
+  public func disagreementShift(at place: PiecePlace) -> Int {
+    firstDisagreementInput == 0
+      ? place.outputLinesBefore - place.inputStartRecord
+      : place.outputLinesBefore - place.recordsBefore
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
@@ -301,10 +317,59 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     guard let verifier, let disagreement = verifier.check(span, column: spanColumn) else { return }
     disagreementCount += 1
     guard firstDisagreement == nil else { return }
-    let input = inputs.last { $0.firstLine <= outputLine }
+    let inputIndex = inputs.lastIndex { $0.firstLine <= outputLine }
+    let input = inputIndex.map { inputs[$0] }
+    firstDisagreementInput = inputIndex ?? 0
     firstDisagreement = PositionedError(
       file: input?.name ?? "(standard input)", line: outputLine - (input?.firstLine ?? 0) + 1,
       column: disagreement.column, message: disagreement.message)
+  }
+}
+
+/// What `--verify` found in a parallel run, gathered from the filters of its
+/// pieces in input order: the first problem, its line moved to where it
+/// stands in its input, and how many there were.
+///
+///     var tally = VerificationTally()
+///     tally.add(filter.firstDisagreement, count: filter.disagreementCount,
+///               shift: filter.disagreementShift(at: place))
+///
+/// O(1) per filter.
+public struct VerificationTally: Sendable {
+  public private(set) var first: PositionedError?
+  public private(set) var count = 0
+
+  public init() {}
+
+  /// Adds a filter's first problem (its line moved by `shift`) and its count.
+  public mutating func add(_ problem: PositionedError?, count: Int, shift: Int) {
+    self.count += count
+    guard first == nil, var problem else { return }
+    problem.line += shift
+    first = problem
+  }
+
+  /// Reports the first problem and how many more there were, as
+  /// ``verificationStatus(of:after:report:)`` does (`more` names them).
+  public func status(after status: Int32, more: String, report: (String) -> Void) -> Int32 {
+    guard let first else { return status }
+    report(first.description)
+    if count > 1 { report("\(count - 1) \(more)") }
+    return status == 0 ? 65 : status
+  }
+}
+
+extension VerificationTally {
+  /// Adds what a piece's verifying filter found, its first piece at `place`.
+  public mutating func add<Inner>(_ filter: VerifyingFilter<Inner>, at place: PiecePlace) {
+    add(
+      filter.firstDisagreement, count: filter.disagreementCount,
+      shift: filter.disagreementShift(at: place))
+  }
+
+  /// The `--verify` outcome of the composing and decomposing programs.
+  public func status(after status: Int32, report: (String) -> Void) -> Int32 {
+    self.status(after: status, more: "more spans disagree with ICU", report: report)
   }
 }
 
