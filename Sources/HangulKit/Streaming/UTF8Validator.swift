@@ -8,7 +8,7 @@
 ///     // validator.firstInvalid: line 2, column 2, byte 0xC7
 ///
 /// Scanning stops at the first invalid byte. Time is O(n) with a word-at-a-time
-/// path for ASCII; memory is constant apart from a short sample kept for
+/// path for ASCII and a path that takes a three-byte sequence at once; memory is constant apart from a short sample kept for
 /// ``InvalidByte/sample``.
 public struct UTF8Validator: Sendable {
   /// Where the stream first stops being UTF-8.
@@ -55,6 +55,18 @@ public struct UTF8Validator: Sendable {
         }
       }
       let byte = base[index]
+      if expected == 0, byte & 0xF0 == 0xE0, index + 2 < count {
+        // A whole three-byte sequence (Hangul, CJK, most punctuation) at once.
+        let second = base[index + 1]
+        let third = base[index + 2]
+        let secondLowest: UInt8 = byte == 0xE0 ? 0xA0 : 0x80
+        let secondHighest: UInt8 = byte == 0xED ? 0x9F : 0xBF
+        if second >= secondLowest, second <= secondHighest, third & 0xC0 == 0x80 {
+          column += 1
+          index += 3
+          continue
+        }
+      }
       if expected > 0 {
         guard byte >= lowest, byte <= highest else {
           fail(line: sequenceLine, column: sequenceColumn, byte: sequenceLead, chunk, from: index)
@@ -94,6 +106,85 @@ public struct UTF8Validator: Sendable {
       column += 1
       index += 1
     }
+  }
+
+  /// Takes a chunk that the caller has already found to be UTF-8 (a filter
+  /// that decoded it): it may finish a sequence open from the chunk before
+  /// and leave one open at its end, and is valid otherwise. Only its lines
+  /// and the characters of its last line are counted, a word at a time.
+  public mutating func skipValid(_ chunk: UnsafeBufferPointer<UInt8>) {
+    guard firstInvalid == nil, let base = chunk.baseAddress else { return }
+    var start = 0
+    if expected > 0 {
+      // The rest of a sequence already counted.
+      start = min(expected, chunk.count)
+      expected -= start
+      lowest = 0x80
+      highest = 0xBF
+      guard expected == 0 else { return }
+    }
+    // A sequence left open at the end goes through the full check.
+    var end = chunk.count
+    var back = chunk.count - 1
+    while back >= max(start, chunk.count - 3) {
+      let byte = base[back]
+      if byte & 0xC0 == 0xC0 {
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        if back + length > chunk.count { end = back }
+        break
+      }
+      if byte < 0x80 { break }
+      back -= 1
+    }
+    let body = UnsafeBufferPointer(start: base + start, count: end - start)
+    var lastLineStart = body.count
+    while lastLineStart > 0, body[lastLineStart - 1] != 0x0A { lastLineStart -= 1 }
+    if lastLineStart > 0 {
+      line += Self.count(of: 0x0A, in: UnsafeBufferPointer(rebasing: body[..<lastLineStart]))
+      column = 0
+    }
+    column += Self.characters(in: UnsafeBufferPointer(rebasing: body[lastLineStart...]))
+    if end < chunk.count { scan(UnsafeBufferPointer(rebasing: chunk[end...])) }
+  }
+
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// How many bytes of `bytes` are `byte`.
+  private static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+    var total = 0
+    var index = 0
+    while index + 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ pattern
+      // The high bit of each byte that is zero, without carries between bytes.
+      let zeros = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & highBits
+      total += zeros.nonzeroBitCount
+      index += 8
+    }
+    while index < bytes.count {
+      if base[index] == byte { total += 1 }
+      index += 1
+    }
+    return total
+  }
+
+  /// How many characters the UTF-8 `bytes` hold: the bytes that are not continuation bytes.
+  private static func characters(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var continuations = 0
+    var index = 0
+    while index + 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // 10xxxxxx: the high bit set and the next one clear.
+      continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
+      index += 8
+    }
+    while index < bytes.count {
+      if base[index] & 0xC0 == 0x80 { continuations += 1 }
+      index += 1
+    }
+    return bytes.count - continuations
   }
 
   /// Ends the stream: a sequence cut off at its end is invalid.

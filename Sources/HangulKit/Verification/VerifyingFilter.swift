@@ -58,6 +58,8 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
+  public var lastChunkWasUTF8: Bool { verifier == nil && inner.lastChunkWasUTF8 }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {
