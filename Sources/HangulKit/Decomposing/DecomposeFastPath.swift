@@ -11,14 +11,14 @@
 ///     let fast = DecomposeFastPath(Decomposer(form: .qwerty))
 ///     // fast.run over "닭 a" writes "ekfr \u{2060}a" and stops at the end.
 ///
-/// Building takes O(11,172) once per filter; the loop is O(n) with no calls,
+/// Building takes O(11,172) once per filter (the syllable table itself is
+/// built once per run); the loop is O(n) with no calls,
 /// bounds checks or reference counting per unit.
 struct DecomposeFastPath: Sendable {
-  /// Syllable `index` at `syllables[index * stride ..< index * stride + syllableLengths[index]]`,
-  /// zero-padded to `stride`, a multiple of eight.
-  let syllables: [UInt8]
-  let syllableLengths: [UInt8]
-  let stride: Int
+  /// What each syllable becomes (``DecompositionTable``, shared, not copied).
+  let table: DecompositionTable
+  /// How many 8-byte words the loop copies for a syllable: enough for the longest.
+  let words: Int
   /// Each ASCII byte's output (up to four bytes, little-endian) in the low 32
   /// bits and its length above.
   let ascii: [UInt64]
@@ -58,20 +58,10 @@ struct DecomposeFastPath: Sendable {
       special.allSatisfy { controls.contains($0) || letters.contains($0) }
       && (!prefixesControls || controls.allSatisfy(special.contains))
       && (!prefixesLetters || letters.allSatisfy(special.contains))
-    let table = decomposer.table
+    table = decomposer.table
     var longest = 0
     for index in 0..<HangulSyllable.count { longest = max(longest, Int(table.lengths[index])) }
-    stride = max(8, (longest + 7) / 8 * 8)
-    var entries = [UInt8](repeating: 0, count: HangulSyllable.count * stride)
-    for index in 0..<HangulSyllable.count {
-      let length = Int(table.lengths[index])
-      for position in 0..<length {
-        entries[index * stride + position] =
-          table.bytes[index * DecompositionTable.stride + position]
-      }
-    }
-    syllables = entries
-    syllableLengths = Array(table.lengths[..<HangulSyllable.count])
+    words = min(3, (longest + 7) / 8)  // entries are at most 18 bytes
   }
 
   /// Where the loop stopped, how many bytes it wrote, and the last unit it
@@ -88,14 +78,14 @@ struct DecomposeFastPath: Sendable {
   func run(
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutablePointer<UInt8>
   ) -> Stop {
-    syllables.withUnsafeBytes { syllableBytes in
-      syllableLengths.withUnsafeBufferPointer { lengths in
+    table.bytes.withUnsafeBytes { syllableBytes in
+      table.lengths.withUnsafeBufferPointer { lengths in
         ascii.withUnsafeBufferPointer { asciiEntries in
           guard let base = input.baseAddress, let table = syllableBytes.baseAddress,
             let lengthBase = lengths.baseAddress, let asciiBase = asciiEntries.baseAddress
           else { return Stop(position: start, written: 0, lastUnit: nil) }
           let tables = Tables(
-            syllables: table, lengths: lengthBase, stride: stride, ascii: asciiBase,
+            syllables: table, lengths: lengthBase, words: words, ascii: asciiBase,
             prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
             wordPathAllowed: wordPathAllowed)
           return Self.loop(base, count: input.count, from: start, into: output, tables)
@@ -108,7 +98,7 @@ struct DecomposeFastPath: Sendable {
   private struct Tables {
     let syllables: UnsafeRawPointer
     let lengths: UnsafePointer<UInt8>
-    let stride: Int
+    let words: Int
     let ascii: UnsafePointer<UInt64>
     let prefixesControls: Bool
     let prefixesLetters: Bool
@@ -151,93 +141,129 @@ struct DecomposeFastPath: Sendable {
     }
   }
 
+  /// The loop, specialized for the number of words a syllable takes.
   private static func loop(
     _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
     into output: UnsafeMutablePointer<UInt8>, _ tables: Tables
   ) -> Stop {
-    var position = start
-    var out = 0
-    var lastUnit: UInt32? = nil
-    let words = tables.stride / 8
-    while position < count {
-      let lead = input[position]
-      if lead < 0x80 {
-        if tables.wordPathAllowed, position + 8 <= count {
-          let word = UnsafeRawPointer(input + position).loadUnaligned(as: UInt64.self)
-          if word & highBits == 0, isPlain(word, tables) {
-            UnsafeMutableRawPointer(output + out).storeBytes(of: word, as: UInt64.self)
-            out += 8
-            position += 8
-            lastUnit = 0
-            continue
-          }
-        }
-        let entry = tables.ascii[Int(lead)]
-        UnsafeMutableRawPointer(output + out).storeBytes(
-          of: UInt32(truncatingIfNeeded: entry), as: UInt32.self)
-        out += Int(entry >> 32)
-        position += 1
-        lastUnit = 0
-        continue
-      }
-      if lead & 0xF0 == 0xE0 {
-        guard position + 2 < count else { break }
-        let second = input[position + 1]
-        let third = input[position + 2]
-        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { break }
-        let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
-        let index = Int(value &- HangulSyllable.firstScalarValue)
-        if index >= 0, index < HangulSyllable.count {
-          let source = tables.syllables + index * tables.stride
-          let target = UnsafeMutableRawPointer(output + out)
-          target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-          if words > 1 {
-            target.storeBytes(
-              of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-              as: UInt64.self)
-            if words > 2 {
-              for word in 2..<words {
-                target.storeBytes(
-                  of: source.loadUnaligned(fromByteOffset: word * 8, as: UInt64.self),
-                  toByteOffset: word * 8, as: UInt64.self)
-              }
-            }
-          }
-          out += Int(tables.lengths[index])
-          position += 3
-          lastUnit = value
-          continue
-        }
-        // Not a syllable: overlong and surrogate forms are not UTF-8.
-        guard value >= 0x800, value & 0xF800 != 0xD800, passesThrough(value) else { break }
-        output[out] = lead
-        output[out + 1] = second
-        output[out + 2] = third
-        out += 3
-        position += 3
-        lastUnit = 0
-        continue
-      }
-      if lead >= 0xC2, lead <= 0xDF {
-        guard position + 1 < count, input[position + 1] & 0xC0 == 0x80 else { break }
-        output[out] = lead
-        output[out + 1] = input[position + 1]
-        out += 2
-        position += 2
-        lastUnit = 0
-        continue
-      }
-      guard lead >= 0xF0, lead <= 0xF4, position + 3 < count else { break }
-      let second = input[position + 1]
-      guard second >= (lead == 0xF0 ? 0x90 : 0x80), second <= (lead == 0xF4 ? 0x8F : 0xBF),
-        input[position + 2] & 0xC0 == 0x80, input[position + 3] & 0xC0 == 0x80
-      else { break }
-      UnsafeMutableRawPointer(output + out).storeBytes(
-        of: UnsafeRawPointer(input + position).loadUnaligned(as: UInt32.self), as: UInt32.self)
-      out += 4
-      position += 4
-      lastUnit = 0
+    switch tables.words {
+    case ...1: loop(input, count: count, from: start, into: output, tables, words: 1)
+    case 2: loop(input, count: count, from: start, into: output, tables, words: 2)
+    default: loop(input, count: count, from: start, into: output, tables, words: 3)
     }
-    return Stop(position: position, written: out, lastUnit: lastUnit)
+  }
+
+  @inline(__always)
+  private static func loop(
+    _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
+    into output: UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int
+  ) -> Stop {
+    var cursor = input + start
+    let end = input + count
+    var target = output
+    var lastUnit: UInt32? = nil
+    // Eight bytes or more ahead, no unit can run past the end: no checks.
+    if count - start >= 8 {
+      let safeEnd = end - 8
+      while cursor <= safeEnd {
+        guard
+          step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: false)
+        else {
+          return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+        }
+      }
+    }
+    while cursor < end {
+      guard step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: true)
+      else { break }
+    }
+    return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+  }
+
+  /// Takes one unit at `cursor`; `false` when it is one for the decomposer.
+  @inline(__always)
+  private static func step(
+    _ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
+    _ target: inout UnsafeMutablePointer<UInt8>, _ lastUnit: inout UInt32?, _ tables: Tables,
+    words: Int, checksEnd: Bool
+  ) -> Bool {
+    let lead = cursor.pointee
+    if lead < 0x80 {
+      if tables.wordPathAllowed, !checksEnd || end - cursor >= 8 {
+        let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
+        if word & highBits == 0, isPlain(word, tables) {
+          UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+          target += 8
+          cursor += 8
+          lastUnit = 0
+          return true
+        }
+      }
+      let entry = tables.ascii[Int(lead)]
+      UnsafeMutableRawPointer(target).storeBytes(
+        of: UInt32(truncatingIfNeeded: entry), as: UInt32.self)
+      target += Int(truncatingIfNeeded: entry >> 32)
+      cursor += 1
+      lastUnit = 0
+      return true
+    }
+    if lead & 0xF0 == 0xE0 {
+      if checksEnd, end - cursor < 3 { return false }
+      let second = cursor[1]
+      let third = cursor[2]
+      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return false }
+      let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+      let index = value &- HangulSyllable.firstScalarValue
+      if index < UInt32(HangulSyllable.count) {
+        let source = tables.syllables + Int(index) &* DecompositionTable.stride
+        let destination = UnsafeMutableRawPointer(target)
+        destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        if words > 1 {
+          destination.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+            as: UInt64.self)
+        }
+        if words > 2 {
+          destination.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
+            as: UInt64.self)
+        }
+        target += Int(tables.lengths[Int(index)])
+        cursor += 3
+        lastUnit = value
+        return true
+      }
+      // Not a syllable: overlong and surrogate forms are not UTF-8.
+      guard value >= 0x800, value & 0xF800 != 0xD800, passesThrough(value) else { return false }
+      target[0] = lead
+      target[1] = second
+      target[2] = third
+      target += 3
+      cursor += 3
+      lastUnit = 0
+      return true
+    }
+    if lead >= 0xC2, lead <= 0xDF {
+      if checksEnd, end - cursor < 2 { return false }
+      guard cursor[1] & 0xC0 == 0x80 else { return false }
+      target[0] = lead
+      target[1] = cursor[1]
+      target += 2
+      cursor += 2
+      lastUnit = 0
+      return true
+    }
+    guard lead >= 0xF0, lead <= 0xF4 else { return false }
+    if checksEnd, end - cursor < 4 { return false }
+    let second = cursor[1]
+    guard second >= (lead == 0xF0 ? 0x90 : 0x80), second <= (lead == 0xF4 ? 0x8F : 0xBF),
+      cursor[2] & 0xC0 == 0x80, cursor[3] & 0xC0 == 0x80
+    else { return false }
+    UnsafeMutableRawPointer(target).storeBytes(
+      of: UnsafeRawPointer(cursor).loadUnaligned(as: UInt32.self), as: UInt32.self)
+    target += 4
+    cursor += 4
+    lastUnit = 0
+    return true
   }
 }

@@ -149,22 +149,30 @@ public struct UTF8Validator: Sendable {
 
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-  /// How many bytes of `bytes` are `byte`.
+  /// How many high bits of bytes are set in `flags` (which has no other bits):
+  /// a multiply, as the baseline x86-64 target has no population count.
+  @inline(__always)
+  private static func flagCount(_ flags: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((flags >> 7) &* 0x0101_0101_0101_0101) >> 56)
+  }
+
+  /// How many bytes of `bytes` are `byte`: a plain loop the compiler turns
+  /// into vector compares, in blocks whose counts fit a 32-bit lane.
   private static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
-    let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
     var total = 0
-    var index = 0
-    while index + 8 <= bytes.count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ pattern
-      // The high bit of each byte that is zero, without carries between bytes.
-      let zeros = ~(((word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | word) & highBits
-      total += zeros.nonzeroBitCount
-      index += 8
-    }
-    while index < bytes.count {
-      if base[index] == byte { total += 1 }
-      index += 1
+    var start = 0
+    while start < bytes.count {
+      let length = min(bytes.count - start, 1 << 30)
+      var found: UInt32 = 0
+      var index = start
+      let end = start &+ length
+      while index < end {
+        found &+= base[index] == byte ? 1 : 0
+        index &+= 1
+      }
+      total &+= Int(found)
+      start &+= length
     }
     return total
   }
@@ -177,7 +185,7 @@ public struct UTF8Validator: Sendable {
     while index + 8 <= bytes.count {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
       // 10xxxxxx: the high bit set and the next one clear.
-      continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
+      continuations &+= Self.flagCount(word & ~(word << 1) & highBits)
       index += 8
     }
     while index < bytes.count {
