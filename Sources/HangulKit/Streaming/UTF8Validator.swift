@@ -157,22 +157,22 @@ public struct UTF8Validator: Sendable {
   }
 
   /// How many bytes of `bytes` are `byte`: a plain loop the compiler turns
-  /// into vector compares, in blocks whose counts fit a 32-bit lane.
+  /// into 16-byte vector compares, in blocks of 224 bytes (seven rounds of
+  /// two vectors) whose counts fit the bytes it adds them in.
   private static func count(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     var total = 0
     var start = 0
     while start < bytes.count {
-      let length = min(bytes.count - start, 1 << 30)
-      var found: UInt32 = 0
+      let end = min(bytes.count, start &+ 224)
+      var found: UInt8 = 0
       var index = start
-      let end = start &+ length
       while index < end {
         found &+= base[index] == byte ? 1 : 0
         index &+= 1
       }
       total &+= Int(found)
-      start &+= length
+      start = end
     }
     return total
   }
