@@ -38,44 +38,59 @@ struct DecompositionTable: Sendable {
         letters[Int(jamo.offset)] = code
       }
     }
+    // What each compatibility jamo, as a part of a syllable, becomes: the
+    // 51 pieces every entry is made of, computed once.
+    let pieces: [[UInt8]] = Jamo.all.map { jamo in
+      var output: [UInt8] = []
+      switch form {
+      case .keys: for key in jamo.keys { output.appendUTF8(key.scalar) }
+      case .qwerty: for key in jamo.keys { output.append(letters[Int(key.offset)]) }
+      case .jamo, .initials, .nfd: output.appendUTF8(jamo.scalar)
+      }
+      return output
+    }
     // Eight bytes of slack, so that an entry can be read in whole words.
     var bytes = [UInt8](
       repeating: 0, count: (HangulSyllable.count + Jamo.count) * Self.stride + 8)
     var lengths = [UInt8](repeating: 0, count: HangulSyllable.count + Jamo.count)
-    func store(_ index: Int, _ output: [UInt8]) {
-      for (position, byte) in output.enumerated() { bytes[index * Self.stride + position] = byte }
-      lengths[index] = UInt8(output.count)
-    }
-    func keys(_ parts: [Jamo]) -> [UInt8] {
-      var output: [UInt8] = []
-      for key in parts.flatMap(\.keys) {
-        if form == .qwerty {
-          output.append(letters[Int(key.offset)])
-        } else {
-          output.appendUTF8(key.scalar)
+    func store(_ index: Int, _ parts: Jamo...) {
+      var length = 0
+      for part in parts {
+        for byte in pieces[Int(part.offset)] {
+          bytes[index * Self.stride + length] = byte
+          length += 1
         }
       }
-      return output
+      lengths[index] = UInt8(length)
     }
     for index in 0..<HangulSyllable.count {
       let syllable = HangulSyllable(index: index)
-      var output: [UInt8] = []
       switch form {
-      case .nfd: for scalar in syllable.conjoiningJamo { output.appendUTF8(scalar) }
-      case .jamo:
-        for part in [syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []) {
-          output.appendUTF8(part.scalar)
+      case .nfd:
+        var output: [UInt8] = []
+        for scalar in syllable.conjoiningJamo { output.appendUTF8(scalar) }
+        for (position, byte) in output.enumerated() { bytes[index * Self.stride + position] = byte }
+        lengths[index] = UInt8(output.count)
+      case .jamo, .keys, .qwerty:
+        if let final = syllable.final {
+          store(index, syllable.initial, syllable.vowel, final)
+        } else {
+          store(index, syllable.initial, syllable.vowel)
         }
-      case .keys, .qwerty:
-        output = keys([syllable.initial, syllable.vowel] + (syllable.final.map { [$0] } ?? []))
-      case .initials: output.appendUTF8(syllable.initial.scalar)
+      case .initials: store(index, syllable.initial)
       }
-      store(index, output)
     }
     for jamo in Jamo.all {
-      var output: [UInt8] = []
-      if form.isKeystrokes { output = keys([jamo]) } else { output.appendUTF8(jamo.scalar) }
-      store(HangulSyllable.count + Int(jamo.offset), output)
+      if form.isKeystrokes {
+        store(HangulSyllable.count + Int(jamo.offset), jamo)
+      } else {
+        var output: [UInt8] = []
+        output.appendUTF8(jamo.scalar)
+        for (position, byte) in output.enumerated() {
+          bytes[(HangulSyllable.count + Int(jamo.offset)) * Self.stride + position] = byte
+        }
+        lengths[HangulSyllable.count + Int(jamo.offset)] = UInt8(output.count)
+      }
     }
     self.bytes = bytes
     self.lengths = lengths

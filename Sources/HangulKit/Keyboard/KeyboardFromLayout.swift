@@ -1,7 +1,7 @@
 extension Keyboard {
   /// The standard 2-set (두벌식, KS X 5002) keyboard: the built-in keyboard "2".
   public static let twoSet: Keyboard =
-    (try? Keyboard(id: "2"))
+    (try? Keyboard(parsingID: "2"))
     ?? Keyboard(layout: KeyboardLayout(id: "2", name: "Dubeolsik", type: .jamo))
 
   /// The vowels that `--extended-vowels` adds (ㅏㅣ → ㅐ …), as phone keyboards do.
@@ -15,6 +15,16 @@ extension Keyboard {
   /// An argument that names a built-in id is that keyboard; anything else is
   /// read as a file. Throws ``KeyboardFileError`` naming the place of a fault.
   public init(id: String) throws(KeyboardFileError) {
+    // The default keyboard is read once per run, however often it is asked for.
+    if id == "2", BuiltInKeyboardFiles.keyboardIDs.contains(id) {
+      self = .twoSet
+      return
+    }
+    try self.init(parsingID: id)
+  }
+
+  /// Reads the built-in keyboard `id` or the keyboard file `id`.
+  private init(parsingID id: String) throws(KeyboardFileError) {
     if BuiltInKeyboardFiles.keyboardIDs.contains(id) {
       self.init(
         layout: try KeyboardFileParser.layout(

@@ -11,6 +11,11 @@ public protocol ByteFilter {
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
+  /// Whether the filter found the whole of the last chunk it processed to be
+  /// UTF-8, starting and ending at character boundaries, so that a runner
+  /// need not check it again (``UTF8Validator/skipValid(_:)``). `false` unless a
+  /// filter says otherwise.
+  var lastChunkWasUTF8: Bool { get }
 }
 
 extension ByteFilter {
@@ -19,6 +24,8 @@ extension ByteFilter {
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     beginInput(named: name)
   }
+
+  public var lastChunkWasUTF8: Bool { false }
 
   /// Transforms `chunk` given as an array.
   public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {

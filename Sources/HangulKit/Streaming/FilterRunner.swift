@@ -132,6 +132,7 @@ public struct FilterRunner: Sendable {
       }
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
         try filter.process($0, into: &output)
+        return filter.lastChunkWasUTF8
       }
       try write(&output)
       afterBlock?(filter)
@@ -162,18 +163,18 @@ private struct InputReader {
     validator = UTF8Validator()
   }
 
-  /// Hands `block`, as UTF-8, to `process`.
+  /// Hands `block`, as UTF-8, to `process`, which says whether it found the
+  /// block to be UTF-8 itself (then only its lines are counted here).
   mutating func read(
-    _ block: UnsafeBufferPointer<UInt8>, _ process: (UnsafeBufferPointer<UInt8>) throws -> Void
+    _ block: UnsafeBufferPointer<UInt8>, _ process: (UnsafeBufferPointer<UInt8>) throws -> Bool
   ) rethrows {
     guard let transcoder else {
-      validator.scan(block)
-      try process(block)
+      if try process(block) { validator.skipValid(block) } else { validator.scan(block) }
       return
     }
     converted.removeAll(keepingCapacity: true)
     transcoder.transcode(block, isLast: false, into: &converted)
-    try converted.withUnsafeBufferPointer { try process($0) }
+    _ = try converted.withUnsafeBufferPointer { try process($0) }
   }
 
   /// Ends one input: converts what the converter holds; returns a warning

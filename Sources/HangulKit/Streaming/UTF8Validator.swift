@@ -229,6 +229,38 @@ public struct UTF8Validator: Sendable {
     }
   }
 
+  /// Takes a chunk that the caller has already found to be UTF-8 (a filter
+  /// that decoded it): it may finish a sequence open from the chunk before
+  /// and leave one open at its end, and is valid otherwise. Only its lines
+  /// and the characters of its last line are counted, a word at a time.
+  public mutating func skipValid(_ chunk: UnsafeBufferPointer<UInt8>) {
+    guard firstInvalid == nil, let base = chunk.baseAddress else { return }
+    var start = 0
+    if expected > 0 {
+      // The rest of a sequence already counted.
+      start = min(expected, chunk.count)
+      expected -= start
+      lowest = 0x80
+      highest = 0xBF
+      guard expected == 0 else { return }
+    }
+    // A sequence left open at the end goes through the full check.
+    var end = chunk.count
+    var back = chunk.count - 1
+    while back >= max(start, chunk.count - 3) {
+      let byte = base[back]
+      if byte & 0xC0 == 0xC0 {
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        if back + length > chunk.count { end = back }
+        break
+      }
+      if byte < 0x80 { break }
+      back -= 1
+    }
+    advancePosition(over: base, from: start, to: end)
+    if end < chunk.count { scan(UnsafeBufferPointer(rebasing: chunk[end...])) }
+  }
+
   /// Ends the stream: a sequence cut off at its end is invalid.
   public mutating func finish() {
     if firstInvalid == nil, expected > 0 {

@@ -1,0 +1,269 @@
+/// The table-driven loop of ``DecomposeFilter``: what each ASCII byte and
+/// each precomposed syllable becomes, as UTF-8 laid out for copying in whole
+/// 8-byte words, and a loop that copies them through pointers.
+///
+/// The tables are the ``Decomposer``'s own output for each unit alone, so
+/// the loop writes exactly what the decomposer would; it stops at the first
+/// unit whose output depends on what came before (a compatibility jamo for
+/// the key forms, a conjoining jamo, U+200C, U+2060) or that is not UTF-8,
+/// for the decomposer to take.
+///
+///     let fast = DecomposeFastPath(Decomposer(form: .qwerty))
+///     // fast.run over "닭 a" writes "ekfr \u{2060}a" and stops at the end.
+///
+/// Building takes O(11,172) once per filter (the syllable table itself is
+/// built once per run); the loop is O(n) with no calls,
+/// bounds checks or reference counting per unit.
+struct DecomposeFastPath: Sendable {
+  /// What each syllable becomes (``DecompositionTable``, shared, not copied).
+  let table: DecompositionTable
+  /// How many 8-byte words the loop copies for a syllable: enough for the longest.
+  let words: Int
+  /// Each ASCII byte's output (up to four bytes, little-endian) in the low 32
+  /// bits and its length above.
+  let ascii: [UInt64]
+  /// Which ASCII bytes are not written as they are, for the word-at-a-time check.
+  let prefixesControls: Bool
+  let prefixesLetters: Bool
+  let wordPathAllowed: Bool
+
+  /// The most bytes written for one byte read, for sizing the output.
+  static let expansion = 6
+  /// Bytes the loop may write past what it reports as written.
+  static let slack = 32
+
+  init(_ decomposer: Decomposer) {
+    var asciiEntries = [UInt64](repeating: 0, count: 128)
+    var special: [UInt8] = []
+    for code in 0..<UInt8(128) {
+      var alone = decomposer
+      alone.finish()
+      var output: [UInt8] = []
+      alone.decompose(.scalar(Unicode.Scalar(code)), into: &output)
+      var packed: UInt64 = 0
+      for (position, byte) in output.prefix(4).enumerated() {
+        packed |= UInt64(byte) << (8 * position)
+      }
+      asciiEntries[Int(code)] = packed | UInt64(min(output.count, 4)) << 32
+      if output != [code] { special.append(code) }
+    }
+    ascii = asciiEntries
+    let controls: [UInt8] = [0x08, 0x7F]
+    let letters =
+      Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
+    prefixesControls = special.contains(0x08) || special.contains(0x7F)
+    prefixesLetters = special.contains { letters.contains($0) }
+    // The word check knows only these two groups.
+    wordPathAllowed =
+      special.allSatisfy { controls.contains($0) || letters.contains($0) }
+      && (!prefixesControls || controls.allSatisfy(special.contains))
+      && (!prefixesLetters || letters.allSatisfy(special.contains))
+    table = decomposer.table
+    var longest = 0
+    for index in 0..<HangulSyllable.count { longest = max(longest, Int(table.lengths[index])) }
+    words = min(3, (longest + 7) / 8)  // entries are at most 18 bytes
+  }
+
+  /// Where the loop stopped, how many bytes it wrote, and the last unit it
+  /// took: a syllable's scalar value, 0 for any other text, nil for none.
+  struct Stop {
+    var position: Int
+    var written: Int
+    var lastUnit: UInt32?
+  }
+
+  /// Decomposes `input[start...]` into `output` (room for
+  /// `(input.count - start) * expansion + slack` bytes) until a unit it does
+  /// not take or the end.
+  func run(
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutablePointer<UInt8>
+  ) -> Stop {
+    table.bytes.withUnsafeBytes { syllableBytes in
+      table.lengths.withUnsafeBufferPointer { lengths in
+        ascii.withUnsafeBufferPointer { asciiEntries in
+          guard let base = input.baseAddress, let table = syllableBytes.baseAddress,
+            let lengthBase = lengths.baseAddress, let asciiBase = asciiEntries.baseAddress
+          else { return Stop(position: start, written: 0, lastUnit: nil) }
+          let tables = Tables(
+            syllables: table, lengths: lengthBase, words: words, ascii: asciiBase,
+            prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
+            wordPathAllowed: wordPathAllowed)
+          return Self.loop(base, count: input.count, from: start, into: output, tables)
+        }
+      }
+    }
+  }
+
+  /// The tables as raw pointers, for the loop.
+  private struct Tables {
+    let syllables: UnsafeRawPointer
+    let lengths: UnsafePointer<UInt8>
+    let words: Int
+    let ascii: UnsafePointer<UInt64>
+    let prefixesControls: Bool
+    let prefixesLetters: Bool
+    let wordPathAllowed: Bool
+  }
+
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+
+  /// Whether some byte of `word` is zero.
+  @inline(__always)
+  private static func hasZeroByte(_ word: UInt64) -> Bool {
+    (word &- ones) & ~word & highBits != 0
+  }
+
+  /// Whether eight ASCII bytes are all written as they are.
+  @inline(__always)
+  private static func isPlain(_ word: UInt64, _ tables: Tables) -> Bool {
+    if tables.prefixesControls,
+      hasZeroByte(word ^ 0x0808_0808_0808_0808) || hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+    {
+      return false
+    }
+    if tables.prefixesLetters {
+      // A byte in a...z after folding case: above 0x60 and below 0x7B.
+      let folded = word | 0x2020_2020_2020_2020
+      let letters =
+        (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505) & highBits
+      if letters != 0 { return false }
+    }
+    return true
+  }
+
+  /// Whether a scalar from U+0080 on is written as it is, whatever came before.
+  @inline(__always)
+  private static func passesThrough(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x1100..<0x1200, 0x3131...0x318E, 0x200C, 0x2060, 0xA960..<0xA980, 0xD7B0..<0xD800: false
+    default: true
+    }
+  }
+
+  /// The loop, specialized for the number of words a syllable takes.
+  private static func loop(
+    _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
+    into output: UnsafeMutablePointer<UInt8>, _ tables: Tables
+  ) -> Stop {
+    switch tables.words {
+    case ...1: loop(input, count: count, from: start, into: output, tables, words: 1)
+    case 2: loop(input, count: count, from: start, into: output, tables, words: 2)
+    default: loop(input, count: count, from: start, into: output, tables, words: 3)
+    }
+  }
+
+  @inline(__always)
+  private static func loop(
+    _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
+    into output: UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int
+  ) -> Stop {
+    var cursor = input + start
+    let end = input + count
+    var target = output
+    var lastUnit: UInt32? = nil
+    // Eight bytes or more ahead, no unit can run past the end: no checks.
+    if count - start >= 8 {
+      let safeEnd = end - 8
+      while cursor <= safeEnd {
+        guard
+          step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: false)
+        else {
+          return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+        }
+      }
+    }
+    while cursor < end {
+      guard step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: true)
+      else { break }
+    }
+    return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+  }
+
+  /// Takes one unit at `cursor`; `false` when it is one for the decomposer.
+  @inline(__always)
+  private static func step(
+    _ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
+    _ target: inout UnsafeMutablePointer<UInt8>, _ lastUnit: inout UInt32?, _ tables: Tables,
+    words: Int, checksEnd: Bool
+  ) -> Bool {
+    let lead = cursor.pointee
+    if lead < 0x80 {
+      if tables.wordPathAllowed, !checksEnd || end - cursor >= 8 {
+        let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
+        if word & highBits == 0, isPlain(word, tables) {
+          UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+          target += 8
+          cursor += 8
+          lastUnit = 0
+          return true
+        }
+      }
+      let entry = tables.ascii[Int(lead)]
+      UnsafeMutableRawPointer(target).storeBytes(
+        of: UInt32(truncatingIfNeeded: entry), as: UInt32.self)
+      target += Int(truncatingIfNeeded: entry >> 32)
+      cursor += 1
+      lastUnit = 0
+      return true
+    }
+    if lead & 0xF0 == 0xE0 {
+      if checksEnd, end - cursor < 3 { return false }
+      let second = cursor[1]
+      let third = cursor[2]
+      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return false }
+      let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+      let index = value &- HangulSyllable.firstScalarValue
+      if index < UInt32(HangulSyllable.count) {
+        let source = tables.syllables + Int(index) &* DecompositionTable.stride
+        let destination = UnsafeMutableRawPointer(target)
+        destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+        if words > 1 {
+          destination.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+            as: UInt64.self)
+        }
+        if words > 2 {
+          destination.storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
+            as: UInt64.self)
+        }
+        target += Int(tables.lengths[Int(index)])
+        cursor += 3
+        lastUnit = value
+        return true
+      }
+      // Not a syllable: overlong and surrogate forms are not UTF-8.
+      guard value >= 0x800, value & 0xF800 != 0xD800, passesThrough(value) else { return false }
+      target[0] = lead
+      target[1] = second
+      target[2] = third
+      target += 3
+      cursor += 3
+      lastUnit = 0
+      return true
+    }
+    if lead >= 0xC2, lead <= 0xDF {
+      if checksEnd, end - cursor < 2 { return false }
+      guard cursor[1] & 0xC0 == 0x80 else { return false }
+      target[0] = lead
+      target[1] = cursor[1]
+      target += 2
+      cursor += 2
+      lastUnit = 0
+      return true
+    }
+    guard lead >= 0xF0, lead <= 0xF4 else { return false }
+    if checksEnd, end - cursor < 4 { return false }
+    let second = cursor[1]
+    guard second >= (lead == 0xF0 ? 0x90 : 0x80), second <= (lead == 0xF4 ? 0x8F : 0xBF),
+      cursor[2] & 0xC0 == 0x80, cursor[3] & 0xC0 == 0x80
+    else { return false }
+    UnsafeMutableRawPointer(target).storeBytes(
+      of: UnsafeRawPointer(cursor).loadUnaligned(as: UInt32.self), as: UInt32.self)
+    target += 4
+    cursor += 4
+    lastUnit = 0
+    return true
+  }
+}
