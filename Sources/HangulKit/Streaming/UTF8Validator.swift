@@ -55,6 +55,16 @@ public struct UTF8Validator: Sendable {
         }
       }
       let byte = base[index]
+      if expected == 0, byte &- 0xE1 < 0x0F, index + 2 < count {
+        // A whole three-byte sequence (all of Hangul): checked at once.
+        let second = base[index + 1]
+        let third = base[index + 2]
+        if second & 0xC0 == 0x80, third & 0xC0 == 0x80, byte != 0xED || second < 0xA0 {
+          column += 1
+          index += 3
+          continue
+        }
+      }
       if expected > 0 {
         guard byte >= lowest, byte <= highest else {
           fail(line: sequenceLine, column: sequenceColumn, byte: sequenceLead, chunk, from: index)
