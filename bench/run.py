@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only normalize|export-csv|jobs] [--only-reviews] [--jobs-size 1G]
+                    [--only compose|normalize|export-csv|jobs] [--only-reviews] [--jobs-size 1G]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -88,7 +88,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["normalize", "export-csv", "jobs"], help="run only this part")
+    parser.add_argument("--only", choices=["compose", "normalize", "export-csv", "jobs"], help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     options = parser.parse_args()
 
@@ -167,6 +167,8 @@ def main():
             print(f"{name:28} {megabytes:8.1f} {megabytes / statistics.median(our_times):10.1f} "
                   f"{megabytes / statistics.median(peer_times):10.1f} {statistics.median(ratios):6.2f}× "
                   f"{max(peaks):9.1f}  {peer_name}{'' if agreement else '  OUTPUTS DIFFER'}")
+            if options.only == "compose" and kind == "3f":
+                return
 
         normalize_section(options, work, ours, peer, inputs, text)
 

@@ -29,22 +29,10 @@ public struct ComposeFilter: ByteFilter {
   private var decoder = UTF8Stream()
   private var interpreter: KeyInterpreter
   private var recorder = StatisticsRecorder()
-  /// What each ASCII byte does (``AsciiAction``).
+  /// What each ASCII byte does (``AsciiKeyAction``).
   private let asciiActions: [UInt8]
-  /// Where a run of text is composed before it goes into the line at once.
+  /// Where a run of text or keys is composed before it goes into the line at once.
   private var scratch: [UInt8] = []
-
-  /// The fast path's view of an ASCII byte.
-  private enum AsciiAction {
-    /// Text that composes with nothing: copied in runs.
-    static let text: UInt8 = 0
-    /// Anything else (newline, Backspace): through the interpreter.
-    static let other: UInt8 = 1
-    /// A key: the jamo's offset + 2.
-    static let firstKey: UInt8 = 2
-    /// A key of a keyboard without jamo labels (``LineEditor/press(key:)``).
-    static let layoutKey: UInt8 = 0xFF
-  }
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -59,14 +47,16 @@ public struct ComposeFilter: ByteFilter {
     let usesLayout = !keyboard.hasJamoLabels || options.autoReorder
     asciiActions = (0..<128).map { code in
       switch code {
-      case 0x0A, 0x08, 0x7F: return AsciiAction.other
+      case 0x0A, 0x08, 0x7F: return AsciiKeyAction.other
       case 0x20...0x7E where keys == .qwerty && usesLayout:
         return keyboard.layout.value(forKey: UInt8(code)) != 0
-          ? AsciiAction.layoutKey : AsciiAction.text
+          ? AsciiKeyAction.layoutKey : AsciiKeyAction.text
       case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
-        return keyboard.jamo(forASCII: UInt8(code)).map { $0.offset + AsciiAction.firstKey }
-          ?? AsciiAction.text
-      default: return AsciiAction.text
+        guard let jamo = keyboard.jamo(forASCII: UInt8(code)) else { return AsciiKeyAction.text }
+        // A key typing a compound jamo (two steps) goes the general way.
+        return JamoTables.compoundParts[Int(jamo.offset)] == nil
+          ? jamo.offset + AsciiKeyAction.firstKey : AsciiKeyAction.other
+      default: return AsciiKeyAction.text
       }
     }
   }
@@ -103,17 +93,28 @@ public struct ComposeFilter: ByteFilter {
       }
       if lead < 0x80 {
         let action = asciiActions[Int(lead)]
-        if action >= AsciiAction.firstKey {
-          if action == AsciiAction.layoutKey {
+        if action != AsciiKeyAction.other {
+          // Keys and text: typed as a run, written through a pointer.
+          let run = editor.typeKeyRun(
+            chunk, from: position, actions: asciiActions, scratch: &scratch)
+          if run.end > position {
+            recorder.current.keystrokes += run.keystrokes
+            position = run.end
+            continue
+          }
+        }
+        if action >= AsciiKeyAction.firstKey {
+          if action == AsciiKeyAction.layoutKey {
             editor.press(key: lead)
           } else {
-            editor.press(Jamo(offset: action - AsciiAction.firstKey))
+            editor.press(Jamo(offset: action - AsciiKeyAction.firstKey))
           }
           recorder.current.keystrokes += 1
           position += 1
-        } else if action == AsciiAction.text {
+        } else if action == AsciiKeyAction.text {
           var end = position + 1
-          while end < count, chunk[end] < 0x80, asciiActions[Int(chunk[end])] == AsciiAction.text {
+          while end < count, chunk[end] < 0x80, asciiActions[Int(chunk[end])] == AsciiKeyAction.text
+          {
             end += 1
           }
           if end < count, chunk[end] >= 0x80 {
@@ -138,10 +139,17 @@ public struct ComposeFilter: ByteFilter {
           UInt32(lead & 0x0F) << 12 | UInt32(chunk[position + 1] & 0x3F) << 6
           | UInt32(chunk[position + 2] & 0x3F)
         if lead == 0xE3, value &- Jamo.firstScalarValue < UInt32(Jamo.count) {
-          // A compatibility jamo key.
+          // A compatibility jamo key: with the keys after it as a run where it can.
+          let run = editor.typeKeyRun(
+            chunk, from: position, actions: asciiActions, scratch: &scratch)
+          if run.end > position {
+            recorder.current.keystrokes += run.keystrokes
+            position = run.end
+            continue
+          }
           let jamo = Jamo(offset: UInt8(value - Jamo.firstScalarValue))
           editor.press(jamo)
-          recorder.current.keystrokes += jamo.keys.count
+          recorder.current.keystrokes += JamoTables.compoundParts[Int(jamo.offset)] == nil ? 1 : 2
           position += 3
           continue
         }
@@ -219,7 +227,7 @@ public struct ComposeFilter: ByteFilter {
       while position < count {
         let lead = chunk[position]
         if lead < 0x80 {
-          guard actions[Int(lead)] == AsciiAction.text else { return }
+          guard actions[Int(lead)] == AsciiKeyAction.text else { return }
           out[written] = lead
           written += 1
           position += 1

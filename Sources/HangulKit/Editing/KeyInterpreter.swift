@@ -55,7 +55,7 @@ struct KeyInterpreter: Sendable {
     default:
       if let jamo = Jamo(scalar) {
         editor.press(jamo)
-        return jamo.keys.count
+        return JamoTables.compoundParts[Int(jamo.offset)] == nil ? 1 : 2
       }
       editor.insert(scalar)
     }

@@ -67,7 +67,9 @@ public struct LayoutTyping: Sendable {
   /// Backspace returns. Returns `false` when the keyboard does not take the
   /// key: the syllable has been written and the key is text.
   @inline(__always)
-  public mutating func press(key code: UInt8, at position: Int, into text: inout [UInt8]) -> Bool {
+  public mutating func press(key code: UInt8, at position: Int, into text: inout some ByteAppending)
+    -> Bool
+  {
     if undoesKeystrokes { history.append((composer.buffer, position)) }
     guard composer.press(key: code, into: &text) else {
       forgetHistory()
@@ -88,7 +90,7 @@ public struct LayoutTyping: Sendable {
 
   /// Ends the syllable and writes it to `text`.
   @inline(__always)
-  public mutating func commit(into text: inout [UInt8]) {
+  public mutating func commit(into text: inout some ByteAppending) {
     forgetHistory()
     composer.commit(into: &text)
   }

@@ -14,24 +14,24 @@
 /// ``maximumLineLength``.
 public struct LineEditor: Sendable {
   /// The automaton for the syllable being composed.
-  public private(set) var composer: SyllableComposer
+  public internal(set) var composer: SyllableComposer
   /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
   /// and its keystroke history: when ``usesLayout`` is set, it composes
   /// instead of ``composer``.
-  public private(set) var layoutTyping: LayoutTyping
+  public internal(set) var layoutTyping: LayoutTyping
   /// Whether ``layoutTyping`` composes.
   public let usesLayout: Bool
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
-  public private(set) var line: [UInt8] = []
+  public internal(set) var line: [UInt8] = []
   /// The longest the current line may grow before it is flushed in pieces.
   public let maximumLineLength: Int
   /// What happened so far.
   public private(set) var counts = EditCounts()
 
   /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
-  private let undoesKeystrokes: Bool
+  let undoesKeystrokes: Bool
   /// For `--backspace keystroke`: the state before each jamo key since the
   /// last non-jamo key, and the line length then.
   private var history: [(state: CompositionState, lineLength: Int)] = []
@@ -106,7 +106,7 @@ public struct LineEditor: Sendable {
 
   /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
   /// ``JamoTables`` once, so that typing a key reads no lazy global.
-  private let compoundMask: UInt64
+  let compoundMask: UInt64
 
   /// Backspace: undoes a composition step or the last keystroke (see
   /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last

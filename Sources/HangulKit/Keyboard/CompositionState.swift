@@ -50,6 +50,7 @@ public struct CompositionState: Hashable, Sendable {
   }
 
   /// Sets a position and records the step.
+  @inline(__always)
   mutating func push(_ jamo: Jamo, as role: Role) {
     let code = jamo.offset + 1
     switch role {

@@ -11,7 +11,7 @@ extension LayoutComposer {
   /// - With an initial only: a consonant combines (ㄱㅅ → bare cluster ㄳ,
   ///   whose parts become finals), a vowel fills its place.
   @inline(__always)
-  mutating func pressJamo(_ value: UInt32, into line: inout [UInt8]) -> Bool {
+  mutating func pressJamo(_ value: UInt32, into line: inout some ByteAppending) -> Bool {
     if value != 0, !ConjoiningJamo.isJamo(value) {
       commit(into: &line)
       line.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")  // a symbol key
@@ -68,7 +68,9 @@ extension LayoutComposer {
   /// A vowel after a final: the final, or its last part, moves on as the
   /// initial of the next syllable.
   @inline(__always)
-  private mutating func moveFinal(beforeVowel value: UInt32, into line: inout [UInt8]) -> Bool {
+  private mutating func moveFinal(beforeVowel value: UInt32, into line: inout some ByteAppending)
+    -> Bool
+  {
     let last = buffer.pop()
     let previous = buffer.newest
     if ConjoiningJamo.isFinal(previous) {

@@ -6,22 +6,24 @@ extension LayoutComposer {
   /// also starts the next syllable, unless `--auto-reorder` lets it land in
   /// its place.
   @inline(__always)
-  mutating func pressJaso(_ value: UInt32, kind: ConjoiningJamo.Kind, into line: inout [UInt8])
+  mutating func pressJaso(
+    _ value: UInt32, kind: ConjoiningJamo.Kind, into line: inout some ByteAppending
+  )
     -> Bool
   {
     switch kind {
     case .initial:
       return typeJaso(
-        value, current: buffer.initial, isLater: buffer.vowel != 0 || buffer.final != 0,
-        lastWasSamePosition: ConjoiningJamo.isInitial(buffer.newest), kind: kind, into: &line)
+        value, current: buffer.initial, isLater: buffer.vowel != 0 || buffer.final != 0, kind: kind,
+        into: &line)
     case .vowel:
       return typeJaso(
-        value, current: buffer.vowel, isLater: buffer.final != 0,
-        lastWasSamePosition: ConjoiningJamo.isVowel(buffer.newest), kind: kind, into: &line)
+        value, current: buffer.vowel, isLater: buffer.final != 0, kind: kind,
+        into: &line)
     case .final:
       return typeJaso(
-        value, current: buffer.final, isLater: false,
-        lastWasSamePosition: ConjoiningJamo.isFinal(buffer.newest), kind: kind, into: &line)
+        value, current: buffer.final, isLater: false, kind: kind,
+        into: &line)
     case .other:
       break
     }
@@ -32,12 +34,11 @@ extension LayoutComposer {
   }
 
   /// One jamo for a position that holds `current` (0: empty); `isLater`
-  /// tells whether a later position is already filled, `lastWasSamePosition`
-  /// whether the last step was in this position.
+  /// tells whether a later position is already filled.
   @inline(__always)
   private mutating func typeJaso(
-    _ value: UInt32, current: UInt32, isLater: Bool, lastWasSamePosition: Bool,
-    kind: ConjoiningJamo.Kind, into line: inout [UInt8]
+    _ value: UInt32, current: UInt32, isLater: Bool,
+    kind: ConjoiningJamo.Kind, into line: inout some ByteAppending
   ) -> Bool {
     // `value` is a jamo of a known position: pushing it cannot fail.
     guard current != 0 else {
@@ -45,6 +46,8 @@ extension LayoutComposer {
       buffer.push(value, as: kind)
       return true
     }
+    // Only the last key's jamo combines with the next.
+    let lastWasSamePosition = ConjoiningJamo.kind(buffer.newest) == kind
     let combined = lastWasSamePosition ? combine(current, value) : 0
     if combined != 0 { return push(combined, orStartWith: combined, into: &line) }
     commit(into: &line)

@@ -11,7 +11,9 @@ extension LayoutComposer {
   /// the one before gets the vowel ㅡ (ㅋ + ㅌ → 크ㅌ); a vowel after a final
   /// takes it (or its last part) as its initial; ㅇ (ng) stays a final before
   /// a vowel. A capital letter starts a new syllable.
-  mutating func pressRomaja(_ typed: UInt32, key code: UInt8, into line: inout [UInt8]) -> Bool {
+  mutating func pressRomaja(_ typed: UInt32, key code: UInt8, into line: inout some ByteAppending)
+    -> Bool
+  {
     var value = typed
     if value != 0, !ConjoiningJamo.isJamo(value) {
       commit(into: &line)
@@ -78,7 +80,9 @@ extension LayoutComposer {
 
   /// A vowel after a final: the final's last consonant moves on as the
   /// initial of the next syllable, except ㅇ (ng), which stays.
-  private mutating func romajaVowelAfterFinal(_ value: UInt32, into line: inout [UInt8]) -> Bool {
+  private mutating func romajaVowelAfterFinal(_ value: UInt32, into line: inout some ByteAppending)
+    -> Bool
+  {
     if buffer.final == 0x11BC {
       commit(into: &line)
       buffer.initial = Self.silentInitial

@@ -20,6 +20,8 @@ public struct LayoutComposer: Sendable {
   /// second table (so that the automaton classifies a key with one load).
   private let keyValues: [UInt32]
   let keyKinds: [ConjoiningJamo.Kind]
+  /// The layout's combinations (with the options' additions), for fast lookups.
+  private let pairs: JamoPairTable
 
   /// The vowels that `--extended-vowels` adds (ᅡᅵ → ᅢ …), as conjoining jamo.
   static let extendedVowels: [(UInt32, UInt32, UInt32)] = [
@@ -38,6 +40,7 @@ public struct LayoutComposer: Sendable {
     self.options = options
     keyValues = layout.keyMap
     keyKinds = layout.keyMap.map(ConjoiningJamo.kind)
+    pairs = JamoPairTable(layout.combinations)
   }
 
   /// Whether nothing is being composed.
@@ -54,7 +57,7 @@ public struct LayoutComposer: Sendable {
   /// Returns `false` when the keyboard does not take the key; then the
   /// syllable has been written and the key is text.
   @inline(__always)
-  public mutating func press(key code: UInt8, into line: inout [UInt8]) -> Bool {
+  public mutating func press(key code: UInt8, into line: inout some ByteAppending) -> Bool {
     guard code < 128 else { return pressJamo(0, into: &line) }
     let value = keyValues[Int(code)]
     switch layout.type {
@@ -67,7 +70,7 @@ public struct LayoutComposer: Sendable {
 
   /// Ends the syllable and writes it.
   @inline(__always)
-  public mutating func commit(into line: inout [UInt8]) {
+  public mutating func commit(into line: inout some ByteAppending) {
     if !buffer.isEmpty { buffer.write(into: &line) }
     buffer.clear()
   }
@@ -86,7 +89,7 @@ public struct LayoutComposer: Sendable {
 
   /// Pushes a jamo; anything else ends the syllable instead and returns `false`.
   @inline(__always)
-  mutating func push(_ value: UInt32, into line: inout [UInt8]) -> Bool {
+  mutating func push(_ value: UInt32, into line: inout some ByteAppending) -> Bool {
     guard ConjoiningJamo.isJamo(value) else {
       commit(into: &line)
       return false
@@ -98,13 +101,15 @@ public struct LayoutComposer: Sendable {
   /// Pushes a jamo; if that fails (the syllable ended), pushes `retry` into
   /// the new one.
   @inline(__always)
-  mutating func push(_ value: UInt32, orStartWith retry: UInt32, into line: inout [UInt8]) -> Bool {
+  mutating func push(
+    _ value: UInt32, orStartWith retry: UInt32, into line: inout some ByteAppending
+  ) -> Bool {
     push(value, into: &line) || push(retry, into: &line)
   }
 
   /// Ends the syllable and starts the next with a jamo.
   @inline(__always)
-  mutating func startOver(with value: UInt32, into line: inout [UInt8]) -> Bool {
+  mutating func startOver(with value: UInt32, into line: inout some ByteAppending) -> Bool {
     commit(into: &line)
     return push(value, into: &line)
   }
@@ -117,7 +122,7 @@ public struct LayoutComposer: Sendable {
     {
       return 0  // the same consonant twice makes a tense one only with --double-stroke
     }
-    let result = layout.combine(first, second)
+    let result = pairs.combine(first, second)
     if !options.bareClusters, ConjoiningJamo.isInitial(first), ConjoiningJamo.isInitial(second),
       ConjoiningJamo.isFinal(result)
     {

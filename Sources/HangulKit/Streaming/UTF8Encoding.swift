@@ -1,25 +1,4 @@
 extension Array where Element == UInt8 {
-  /// Appends the UTF-8 encoding of `scalar`.
-  @inlinable @inline(__always)
-  mutating func appendUTF8(_ scalar: Unicode.Scalar) {
-    let value = scalar.value
-    if value < 0x80 {
-      append(UInt8(value))
-    } else if value < 0x800 {
-      append(UInt8(0xC0 | value >> 6))
-      append(UInt8(0x80 | value & 0x3F))
-    } else if value < 0x1_0000 {
-      append(UInt8(0xE0 | value >> 12))
-      append(UInt8(0x80 | value >> 6 & 0x3F))
-      append(UInt8(0x80 | value & 0x3F))
-    } else {
-      append(UInt8(0xF0 | value >> 18))
-      append(UInt8(0x80 | value >> 12 & 0x3F))
-      append(UInt8(0x80 | value >> 6 & 0x3F))
-      append(UInt8(0x80 | value & 0x3F))
-    }
-  }
-
   /// The three-byte scalar that ends the array, if the array ends with one
   /// (U+0800–U+FFFF, where all Hangul lives).
   @inlinable

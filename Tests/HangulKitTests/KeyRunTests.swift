@@ -1,0 +1,125 @@
+import HangulKit
+import Testing
+
+/// The filter types runs of keys and ASCII text through a fast path
+/// (``LineEditor`` writing through a pointer). It must type exactly what the
+/// editor types one key at a time through its public operations, on every
+/// keyboard, whatever the chunk boundaries and the line limit.
+@Suite("Key runs: fast path and key-by-key agree")
+struct KeyRunTests {
+  /// The editor driven one character at a time: the general path.
+  static func keyByKey(
+    _ log: [Unicode.Scalar], keys: KeyEncoding, keyboard: Keyboard, options: ComposerOptions,
+    maximumLineLength: Int
+  ) -> [UInt8] {
+    var editor = LineEditor(
+      keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    for scalar in log {
+      switch scalar.value {
+      case 0x0A: editor.endLine()
+      case 0x08, 0x7F: editor.backspace()
+      case 0x20...0x7E where keys == .qwerty && editor.usesLayout:
+        let code = UInt8(scalar.value)
+        if keyboard.layout.value(forKey: code) != 0 {
+          editor.press(key: code)
+        } else {
+          editor.insert(scalar)
+        }
+      case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
+        if let jamo = keyboard.jamo(forASCII: UInt8(scalar.value)) {
+          editor.press(jamo)
+        } else {
+          editor.insert(scalar)
+        }
+      default:
+        if let jamo = Jamo(scalar) { editor.press(jamo) } else { editor.insert(scalar) }
+      }
+    }
+    editor.finish()
+    return editor.output
+  }
+
+  /// A random log: mostly keys, with spaces, punctuation, Backspaces,
+  /// newlines, and (with `text`) other text. (The filter's general path
+  /// inserts a run of text at once, so with a small line limit it flushes it
+  /// where character-by-character insertion would not: a limit is tested on
+  /// logs of keys, Backspaces and newlines.)
+  static func randomLog(
+    _ generator: inout SeededGenerator, keys: KeyEncoding, keyboard: Keyboard, length: Int,
+    text: Bool
+  ) -> [Unicode.Scalar] {
+    let keyCodes = keyboard.layout.mappedKeys.map { Unicode.Scalar($0) }
+    let jamo: [Unicode.Scalar] = keyboard.hasJamoLabels ? Jamo.all.map(\.scalar) : []
+    let controls: [Unicode.Scalar] = ["\n", "\u{8}", "\u{7F}"]
+    let others = controls + (text ? [" ", " ", ".", "1", "\t", "가", "é", "😀"] : [])
+    return (0..<length).map { _ in
+      let pick = Int.random(in: 0..<10, using: &generator)
+      if pick < 6, keys == .qwerty, !keyCodes.isEmpty {
+        return keyCodes.randomElement(using: &generator) ?? "a"
+      }
+      if pick < 8, !jamo.isEmpty { return jamo.randomElement(using: &generator) ?? "ㄱ" }
+      return others.randomElement(using: &generator) ?? " "
+    }
+  }
+
+  static let cases: [(id: String, keys: KeyEncoding, options: ComposerOptions)] = [
+    ("2", .jamo, ComposerOptions()), ("2", .qwerty, ComposerOptions()),
+    ("2", .qwerty, ComposerOptions(doubleStroke: true, bareClusters: false, extendedVowels: true)),
+    ("2", .qwerty, ComposerOptions(autoReorder: true)),
+    ("2", .jamo, ComposerOptions(backspace: .keystroke)),
+    ("3f", .qwerty, ComposerOptions()), ("3f", .qwerty, ComposerOptions(autoReorder: true)),
+    ("39", .qwerty, ComposerOptions()), ("3y", .qwerty, ComposerOptions()),
+    ("2y", .qwerty, ComposerOptions()), ("ro", .qwerty, ComposerOptions()),
+    ("ahn", .qwerty, ComposerOptions()),
+  ]
+
+  @Test("random logs with Backspaces, in random chunks and line limits", arguments: cases)
+  func agreement(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(
+      seed: 0x5EED_0014 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    for round in 0..<40 {
+      let limit = [4, 7, 16, 64, LineEditor.defaultMaximumLineLength][round % 5]
+      let log = Self.randomLog(
+        &generator, keys: keys, keyboard: keyboard, length: 400,
+        text: limit == LineEditor.defaultMaximumLineLength)
+      let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+      let expected = Self.keyByKey(
+        log, keys: keys, keyboard: keyboard, options: options, maximumLineLength: limit)
+      var filter = ComposeFilter(
+        keys: keys, keyboard: keyboard, options: options, maximumLineLength: limit)
+      var output: [UInt8] = []
+      var start = 0
+      while start < bytes.count {
+        let end = min(bytes.count, start + Int.random(in: 1...97, using: &generator))
+        bytes[start..<end].withUnsafeBufferPointer { filter.process($0, into: &output) }
+        start = end
+      }
+      filter.finish(into: &output)
+      expectSameBytes(output, expected)
+      let typed = log.reduce(0) { count, scalar in
+        count + (Jamo(scalar).map { $0.keys.count } ?? 1)
+      }
+      #expect(filter.statistics.total.keystrokes == typed)
+    }
+  }
+
+  @Test("a long run of keys crosses the run length and the chunk ends")
+  func longRun() throws {
+    let word = Array("dkssudgktpdy ".utf8)
+    let log: [UInt8] = Array(repeating: word, count: 2000).joined() + [0x0A]
+    let expected = Array((String(repeating: "안녕하세요 ", count: 2000) + "\n").utf8)
+    for chunkSize in [1, 5, 4096, log.count] {
+      var filter = ComposeFilter(keys: .qwerty)
+      var output: [UInt8] = []
+      var start = 0
+      while start < log.count {
+        let end = min(log.count, start + chunkSize)
+        log[start..<end].withUnsafeBufferPointer { filter.process($0, into: &output) }
+        start = end
+      }
+      filter.finish(into: &output)
+      expectSameBytes(output, expected)
+    }
+  }
+}
