@@ -84,15 +84,14 @@ struct JobsCommandTests {
   /// An event log of about `size` bytes (past 2 MiB: two pieces) in documents named on
   /// every line or on the first only, with errors spread over it: lines that
   /// are not JSON, unknown keys, times going back, a byte order mark.
-  static func eventLog(seed: UInt64, firstTime: Int, size: Int) -> Data {
+  static func eventLog(
+    seed: UInt64, firstTime: Int, size: Int, keys: [String] = twoSetEventKeys
+  ) -> Data {
     var state = seed
     func next(_ bound: Int) -> Int {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
-    let keys =
-      Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎㅏㅑㅓㅕㅗㅛㅜㅠㅡㅣㅐㅔ").map(String.init)
-      + ["Backspace", "Enter", "ArrowLeft", "Home", "End", "HangulMode", "Shift", "Delete"]
     var time = firstTime
     var log = "\u{FEFF}"
     var document = 0
@@ -116,6 +115,10 @@ struct JobsCommandTests {
     }
     return Data(log.utf8)
   }
+
+  static let twoSetEventKeys =
+    Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎㅏㅑㅓㅕㅗㅛㅜㅠㅡㅣㅐㅔ").map(String.init)
+    + ["Backspace", "Enter", "ArrowLeft", "Home", "End", "HangulMode", "Shift", "Delete"]
 
   static let eventRuns: [[String]] = [
     ["--stats"],
@@ -148,6 +151,33 @@ struct JobsCommandTests {
       #expect(parallel.status == single.status, "\(arguments) --jobs \(jobs)")
       #expect(parallel.stdout == single.stdout, "\(arguments) --jobs \(jobs)")
       #expect(parallel.stderr == single.stderr, "\(arguments) --jobs \(jobs)")
+    }
+  }
+
+  @Test("--format events on a phone keypad: --jobs 2, 4 and 0 write and report what --jobs 1 does")
+  func keypadEventsSameAsOneJob() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let keys = Array("ㅣㆍㅡㄱㄴㄷㅂㅅㅈㅇ").map(String.init) + ["Next", "Backspace", "Enter"]
+    var paths: [String] = []
+    for (index, size) in [2_500_000, 200_000].enumerated() {
+      let url = folder.appendingPathComponent("keypad\(index).jsonl")
+      try Self.eventLog(seed: UInt64(index + 7), firstTime: 1_000, size: size, keys: keys)
+        .write(to: url)
+      paths.append(url.path)
+    }
+    let executable = Executable("hangul-compose")
+    let command = [
+      "--format", "events", "--keyboard", "cheonjiin", "--multitap-timeout", "150", "--stats",
+    ]
+    let single = try executable.run(command + ["--jobs", "1"] + paths)
+    #expect(single.stdout.count > 100_000)
+    #expect(single.stderr.contains("KSPC"))
+    for jobs in ["2", "4", "0"] {
+      let parallel = try executable.run(command + ["--jobs", jobs] + paths)
+      #expect(parallel.status == single.status, "--jobs \(jobs)")
+      #expect(parallel.stdout == single.stdout, "--jobs \(jobs)")
+      #expect(parallel.stderr == single.stderr, "--jobs \(jobs)")
     }
   }
 
