@@ -141,17 +141,25 @@ struct JobsCommandTests {
       try Self.eventLog(seed: UInt64(index + 1), firstTime: firstTime, size: size).write(to: url)
       paths.append(url.path)
     }
-    let executable = Executable("hangul-compose")
-    let command = ["--format", "events"] + arguments
-    let single = try executable.run(command + ["--jobs", "1"] + paths)
+    let single = try Self.expectSameAsOneJob(["--format", "events"] + arguments, paths)
     #expect(single.status == 65)
     #expect(single.stderr.contains("more errors not shown"))
+  }
+
+  /// Runs `hangul-compose` with `command` on `paths` with `--jobs 1`, then
+  /// 2, 4 and 0, expects the same stdout, stderr and status, and returns the
+  /// `--jobs 1` run.
+  static func expectSameAsOneJob(_ command: [String], _ paths: [String]) throws -> Executable.Result
+  {
+    let executable = Executable("hangul-compose")
+    let single = try executable.run(command + ["--jobs", "1"] + paths)
     for jobs in ["2", "4", "0"] {
       let parallel = try executable.run(command + ["--jobs", jobs] + paths)
-      #expect(parallel.status == single.status, "\(arguments) --jobs \(jobs)")
-      #expect(parallel.stdout == single.stdout, "\(arguments) --jobs \(jobs)")
-      #expect(parallel.stderr == single.stderr, "\(arguments) --jobs \(jobs)")
+      #expect(parallel.status == single.status, "\(command) --jobs \(jobs)")
+      #expect(parallel.stdout == single.stdout, "\(command) --jobs \(jobs)")
+      #expect(parallel.stderr == single.stderr, "\(command) --jobs \(jobs)")
     }
+    return single
   }
 
   @Test("--format events on a phone keypad: --jobs 2, 4 and 0 write and report what --jobs 1 does")
@@ -166,19 +174,11 @@ struct JobsCommandTests {
         .write(to: url)
       paths.append(url.path)
     }
-    let executable = Executable("hangul-compose")
-    let command = [
-      "--format", "events", "--keyboard", "cheonjiin", "--multitap-timeout", "150", "--stats",
-    ]
-    let single = try executable.run(command + ["--jobs", "1"] + paths)
+    let single = try Self.expectSameAsOneJob(
+      ["--format", "events", "--keyboard", "cheonjiin", "--multitap-timeout", "150", "--stats"],
+      paths)
     #expect(single.stdout.count > 100_000)
     #expect(single.stderr.contains("KSPC"))
-    for jobs in ["2", "4", "0"] {
-      let parallel = try executable.run(command + ["--jobs", jobs] + paths)
-      #expect(parallel.status == single.status, "--jobs \(jobs)")
-      #expect(parallel.stdout == single.stdout, "--jobs \(jobs)")
-      #expect(parallel.stderr == single.stderr, "--jobs \(jobs)")
-    }
   }
 
   @Test("standard input streams as with --jobs 1")
