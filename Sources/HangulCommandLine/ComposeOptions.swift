@@ -64,10 +64,14 @@ public struct ComposeOptions: ParsableArguments {
   /// The text of `--list-keyboards`: one line per built-in keyboard, its id,
   /// type and names.
   public static var keyboardList: String {
-    Keyboard.builtIn.map { keyboard in
-      let layout = keyboard.layout
-      let id = layout.id.padding(to: 4)
-      let type = layout.type.rawValue.padding(to: 9)
+    // Columns as wide as their longest entry, so a keyboard file added with a
+    // long id keeps the table aligned.
+    let layouts = Keyboard.builtIn.map(\.layout)
+    let idWidth = layouts.map { $0.id.unicodeScalars.count }.max() ?? 0
+    let typeWidth = layouts.map { $0.type.rawValue.unicodeScalars.count }.max() ?? 0
+    return layouts.map { layout in
+      let id = layout.id.padding(to: idWidth)
+      let type = layout.type.rawValue.padding(to: typeWidth + 1)
       let korean = layout.koreanName.map { "\($0) " } ?? ""
       return "\(id) \(type) \(korean)(\(layout.name))\n"
     }.joined()

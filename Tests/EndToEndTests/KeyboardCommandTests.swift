@@ -8,7 +8,7 @@ struct KeyboardCommandTests {
   let decompose = Executable("hangul-decompose")
   let reviews = Executable("hangul-reviews")
 
-  @Test("--list-keyboards prints id, type and name of the nine keyboards")
+  @Test("--list-keyboards prints id, type and name of every built-in keyboard in aligned columns")
   func listKeyboards() throws {
     let result = try compose.run(["--list-keyboards"])
     #expect(result.status == 0)
@@ -17,7 +17,9 @@ struct KeyboardCommandTests {
       lines.map { $0.split(separator: " ")[0] } == [
         "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn", "cheonjiin", "naratgeul", "sky2",
       ])
-    #expect(lines[4] == "3f   jaso      세벌식 최종 (Sebeolsik Final)")
+    #expect(lines[4] == "3f        jaso      세벌식 최종 (Sebeolsik Final)")
+    // The columns line up whatever the length of the ids.
+    #expect(lines[11] == "sky2      keypad    SKY-II 한글 (SKY-II)")
     #expect(try reviews.run(["import", "--list-keyboards"]).text == result.text)
   }
 
