@@ -59,12 +59,19 @@ extension HangulReviews {
     @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
     var quiet = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Split regular files between records and run the pieces on n threads (0: one per core).",
+        valueName: "n"))
+    var jobs = 1
+
     @OptionGroup var input: InputOptions
 
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [String] = []
 
     func validate() throws {
+      guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more.") }
       try ReviewTime.validate(timeZone)
       if let rejects, let input = FileIdentity.input(overwrittenBy: rejects, inputs: files) {
         throw ValidationError(
@@ -97,19 +104,47 @@ extension HangulReviews {
       }
       let mode: ReviewImportFilter.Content =
         content == .keys ? .keys(compose.keys, compose.composerOptions, keyboard: keyboard) : .text
-      var filter = try ReviewImportFilter(
-        content: mode, contentField: contentField, recordsField: recordsField,
-        timeZone: ReviewTime.zone(timeZone),
-        structureProblem: { errors.add($0.description) }
-      ) { reject in
-        errors.add(reject.message)
-        rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
+      let zone = ReviewTime.zone(timeZone)
+      func write(_ entry: ReviewImportLog.Entry) {
+        switch entry {
+        case .reject(let reject):
+          errors.add(reject.message)
+          rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
+        case .structureProblem(let problem):
+          errors.add(problem.description)
+        }
       }
+      var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
+      let (contentField, recordsField) = (contentField, recordsField)
+      runner.boundaryFinder = { JSONRecordBoundaryFinder(recordsField: recordsField) }
+      var tally = ReviewImportTally()
       let progress = ProgressLine(diagnostics)
-      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-        &filter, report: diagnostics.report
-      ) { filter in
-        progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
+      let status: Int32
+      if runner.runsInParallel {
+        // Each piece's findings wait in its filter's log until the pieces before it are written.
+        status = runner.run(
+          makeFilter: {
+            try ReviewImportFilter(
+              content: mode, contentField: contentField, recordsField: recordsField,
+              timeZone: zone, log: ReviewImportLog())
+          },
+          continues: { before, next in before.isContinued(by: next) },
+          merge: { filter, _, finished in
+            tally.merge(&filter, finished: finished, write)
+            progress.update(records: tally.recordsRead, bytes: tally.bytesRead)
+          }, report: diagnostics.report)
+      } else {
+        // One thread: each finding is reported as its record is read (`tail -f reviews |`).
+        var filter = try ReviewImportFilter(
+          content: mode, contentField: contentField, recordsField: recordsField, timeZone: zone,
+          structureProblem: { write(.structureProblem($0)) }
+        ) { write(.reject($0)) }
+        status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+          &filter, report: diagnostics.report
+        ) { filter in
+          progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
+        }
+        tally.merge(&filter, finished: true) { _ in }
       }
       progress.clear()
       errors.finish()
@@ -117,11 +152,11 @@ extension HangulReviews {
       if !quiet {
         diagnostics.report(
           recordSummary(
-            read: filter.recordsRead, ("imported", filter.recordsImported),
-            ("rejected", filter.recordsRejected)))
+            read: tally.recordsRead, ("imported", tally.recordsImported),
+            ("rejected", tally.recordsRejected)))
       }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsRejected > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
+      if tally.recordsRejected > 0 || tally.structureProblemCount > 0 { throw ExitCode(65) }
     }
   }
 }

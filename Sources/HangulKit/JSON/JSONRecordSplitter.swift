@@ -57,6 +57,10 @@ public struct JSONRecordSplitter: Sendable {
     public var members: [Member]
     /// Whether there is whitespace between its tokens.
     public var hasWhitespace: Bool
+    /// The structure problems found since the record before (they are in
+    /// ``takeStructureProblems()`` too): reporting them before the record
+    /// keeps every report in input order, however the input is cut into chunks.
+    public var structureProblemsBefore: [Problem] = []
   }
 
   /// The member that holds an envelope's records.
@@ -68,6 +72,8 @@ public struct JSONRecordSplitter: Sendable {
   public private(set) var structureProblemCount = 0
   /// How many records were found.
   public private(set) var recordCount = 0
+  /// How many of ``structureProblems`` a record carried out already.
+  private var problemsHandedOut = 0
 
   // Frames of the nesting: kind, what comes next, and role.
   private struct Frame: Sendable {
@@ -371,7 +377,10 @@ public struct JSONRecordSplitter: Sendable {
 
   /// The structure problems found since the last call, in input order.
   public mutating func takeStructureProblems() -> [Problem] {
-    defer { structureProblems.removeAll() }
+    defer {
+      structureProblems.removeAll()
+      problemsHandedOut = 0
+    }
     return structureProblems
   }
 
@@ -411,10 +420,14 @@ public struct JSONRecordSplitter: Sendable {
     inRecord = false
     if stack.count > recordBase { stack.removeLast(stack.count - recordBase) }
     token = .none
-    let found = Record(
+    var found = Record(
       bytes: record, index: recordCount, line: recordLine, column: recordColumn,
       problem: problem, isObject: recordIsObject, members: problem == nil ? members : [],
       hasWhitespace: recordHasWhitespace)
+    if problemsHandedOut < structureProblems.count {
+      found.structureProblemsBefore = Array(structureProblems[problemsHandedOut...])
+      problemsHandedOut = structureProblems.count
+    }
     recordCount += 1
     try body(found)
   }
@@ -1307,5 +1320,110 @@ public struct JSONRecordSplitter: Sendable {
     }
     stack.removeAll()
     token = .none
+  }
+}
+
+// MARK: - Resuming in the middle of an input
+
+extension JSONRecordSplitter {
+  /// A place between two records where a splitter can start reading in the
+  /// middle of an input (a piece of a parallel run), and everything the
+  /// splitter that read up to it would carry on with: the offset, line and
+  /// column, and what holds the records there. ``JSONRecordBoundaryFinder``
+  /// finds such places; ``resumePoint`` says whether a splitter that read up
+  /// to one stands exactly there.
+  ///
+  ///     let point = JSONRecordSplitter.ResumePoint(
+  ///       offset: 17, line: 1, column: 18, lineHasContent: true, container: .envelope(line: 1, column: 1))
+  ///     var splitter = JSONRecordSplitter(resumingAt: point)  // reads `{"b":2}]}` as record 1 of `{"data":[{"a":1},`
+  ///
+  /// O(1).
+  public struct ResumePoint: Sendable, Equatable {
+    /// What holds the records at the place, with the line and column where it starts.
+    public enum Container: Sendable, Equatable {
+      /// Nothing: between top-level values (JSON Lines, values one after another).
+      case none
+      /// A top-level array of records, just after a comma between two of them.
+      case array(line: Int, column: Int)
+      /// The records member of an envelope, just after a comma between two records.
+      case envelope(line: Int, column: Int)
+    }
+
+    /// The byte offset in the input (a byte order mark at its start included).
+    public var offset: Int
+    /// The line (1-based) and column (1-based, in characters) of the byte at `offset`.
+    public var line: Int
+    public var column: Int
+    /// Whether the line holds anything but whitespace before `offset`.
+    public var lineHasContent: Bool
+    public var container: Container
+
+    public init(offset: Int, line: Int, column: Int, lineHasContent: Bool, container: Container) {
+      self.offset = offset
+      self.line = line
+      self.column = column
+      self.lineHasContent = lineHasContent
+      self.container = container
+    }
+  }
+
+  /// A splitter that starts at `point`, as the splitter that read the input
+  /// up to there would go on (records are counted from 0 again).
+  public init(recordsField: String = "data", resumingAt point: ResumePoint) {
+    self.init(recordsField: recordsField)
+    started = true
+    chunkStart = point.offset
+    anchorOffset = point.offset
+    anchorColumn = point.column
+    line = point.line
+    lineHasContent = point.lineHasContent
+    switch point.container {
+    case .none:
+      break
+    case .array(let line, let column):
+      stack.append(Frame(isObject: false, state: .element, role: .records))
+      (topLine, topColumn) = (line, column)
+    case .envelope(let line, let column):
+      stack.append(Frame(isObject: true, state: .commaOrEndObject, role: .envelope))
+      stack.append(Frame(isObject: false, state: .element, role: .records))
+      (topLine, topColumn) = (line, column)
+    }
+  }
+
+  /// Where the splitter stands, when it stands where a splitter made with
+  /// ``init(recordsField:resumingAt:)`` could take over: between records,
+  /// no token, record or cut character open, the nesting one of the
+  /// containers of ``ResumePoint/Container``; otherwise `nil`. Every other
+  /// field of the splitter is set afresh before it is read again from such a
+  /// place (the record's fields when a record starts, a token's when it
+  /// starts, a member name when the next name starts), so two splitters at
+  /// the same point read the rest of the input alike. O(1).
+  public var resumePoint: ResumePoint? {
+    guard started, startBytes.isEmpty, cutSequence.isEmpty, !inRecord, token == .none,
+      !skippingText, pendingStringEnd < 0, nameStart < 0, anchorOffset == chunkStart
+    else { return nil }
+    let container: ResumePoint.Container
+    switch stack.count {
+    case 0:
+      container = .none
+    case 1:
+      let records = stack[0]
+      guard !records.isObject, records.state == .element, records.role == .records else {
+        return nil
+      }
+      container = .array(line: topLine, column: topColumn)
+    case 2:
+      let envelope = stack[0]
+      let records = stack[1]
+      guard envelope.isObject, envelope.state == .commaOrEndObject, envelope.role == .envelope,
+        !records.isObject, records.state == .element, records.role == .records
+      else { return nil }
+      container = .envelope(line: topLine, column: topColumn)
+    default:
+      return nil
+    }
+    return ResumePoint(
+      offset: chunkStart, line: line, column: anchorColumn, lineHasContent: lineHasContent,
+      container: container)
   }
 }

@@ -27,6 +27,14 @@ public struct ReviewImportFilter: ByteFilter {
   public private(set) var recordsImported = 0
   public private(set) var recordsRejected = 0
   public private(set) var bytesRead = 0
+  /// Records read of the current input.
+  public private(set) var recordsReadInInput = 0
+  /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
+  public private(set) var beganAtInputStart = true
+  /// Where rejects and structure problems go on a run on several threads (see ``ReviewImportTally``).
+  public private(set) var log: ReviewImportLog?
+  /// The index of the filter's first record in its input, once a ``ReviewImportTally`` knows it.
+  var firstIndex: Int?
 
   private let content: Content
   private let contentField: String
@@ -56,12 +64,54 @@ public struct ReviewImportFilter: ByteFilter {
     reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
   }
 
+  /// A filter whose rejects and structure problems go to `log`, to be
+  /// reported in input order by a ``ReviewImportTally`` (a run on several threads).
+  public init(
+    content: Content = .text, contentField: String = "content", recordsField: String = "data",
+    timeZone: ReviewTimeZone = .utc, log: ReviewImportLog
+  ) throws {
+    try self.init(
+      content: content, contentField: contentField, recordsField: recordsField,
+      timeZone: timeZone, structureProblem: { log.add(.structureProblem($0)) },
+      reject: { log.add(.reject($0)) })
+    self.log = log
+  }
+
   public mutating func beginInput(named name: String) {
+    recordsReadInInput = 0
+    beganAtInputStart = true
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.
     var reader = ReviewRecordReader.placeholder
     swap(&reader, &self.reader)
     reader.beginInput(named: name) { handle($0, in: $1, into: &$2) }
     swap(&reader, &self.reader)
+  }
+
+  /// Begins a piece of a parallel run at a place that a
+  /// ``JSONRecordBoundaryFinder`` found (`point` is its
+  /// ``JSONRecordSplitter/ResumePoint``): record indexes count from 0 again.
+  public mutating func beginPiece(named name: String, resumingAt point: any Sendable) {
+    recordsReadInInput = 0
+    beganAtInputStart = false
+    guard let point = point as? JSONRecordSplitter.ResumePoint else {
+      // Not a place this filter knows: read as if it were, and let isContinued(by:) say no.
+      reader.beginPiece(
+        named: name,
+        resumingAt: JSONRecordSplitter.ResumePoint(
+          offset: -1, line: 0, column: 0, lineHasContent: false, container: .none))
+      return
+    }
+    reader.beginPiece(named: name, resumingAt: point)
+  }
+
+  /// Whether `next`, a filter that began the piece after the one this filter
+  /// read (neither finished), wrote and found what this one would have going
+  /// on: it began at an input's start, or this filter's splitter stands
+  /// exactly where `next`'s began. O(1).
+  ///
+  ///     before.isContinued(by: next)  // false: the cut was inside a broken record
+  public func isContinued(by next: ReviewImportFilter) -> Bool {
+    reader.isContinued(by: next.reader)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
@@ -81,10 +131,16 @@ public struct ReviewImportFilter: ByteFilter {
     swap(&reader, &self.reader)
   }
 
+  /// Ends a piece whose input the filter of the next piece reads on from
+  /// where this one stands (``isContinued(by:)``): nothing is pending, and the
+  /// input does not end here.
+  public mutating func endPiece(into output: inout [UInt8]) {}
+
   private mutating func handle(
     _ record: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
     recordsRead += 1
+    recordsReadInInput += 1
     do throws(ReviewRecord.Problem) {
       let contents = try ReviewRecord.check(
         record, contentField: contentField, contentFieldBytes: contentFieldBytes,

@@ -16,6 +16,8 @@ struct ReviewRecordReader {
   private var splitter: JSONRecordSplitter
   private var started = false
   private var pending: [UInt8] = []
+  /// Where the splitter of a piece of a parallel run started, when not at its input's start.
+  private(set) var resumedAt: JSONRecordSplitter.ResumePoint?
 
   typealias Handler = (JSONRecordSplitter.Record, String, inout [UInt8]) -> Void
 
@@ -40,6 +42,23 @@ struct ReviewRecordReader {
     fileName = name
   }
 
+  /// Starts a piece of an input, cut at `point` by a ``JSONRecordBoundaryFinder``:
+  /// the splitter goes on as the one that read up to there would.
+  mutating func beginPiece(named name: String, resumingAt point: JSONRecordSplitter.ResumePoint) {
+    started = true
+    fileName = name
+    resumedAt = point
+    splitter = JSONRecordSplitter(recordsField: recordsField, resumingAt: point)
+  }
+
+  /// Whether `next`, a reader that began a piece where this one stops (and
+  /// read it), read it as this one would have: it began at an input's start,
+  /// or this one's splitter stands at the point `next` resumed from. O(1).
+  func isContinued(by next: ReviewRecordReader) -> Bool {
+    guard let point = next.resumedAt else { return true }
+    return pending.isEmpty && splitter.resumePoint == point
+  }
+
   /// Reads the next block of the current input.
   mutating func read(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], _ handle: Handler
@@ -49,19 +68,36 @@ struct ReviewRecordReader {
       output.append(contentsOf: pending)
       pending.removeAll()
     }
-    let name = fileName
-    splitter.feed(chunk, isLast: false) { handle($0, name, &output) }
-    forwardProblems()
+    feed(chunk, isLast: false, into: &output, handle)
   }
 
-  private mutating func forwardProblems() {
-    for problem in splitter.takeStructureProblems() {
+  /// Feeds the splitter; each record's structure problems before it are
+  /// reported before it is handled, the rest after the chunk: in input order.
+  private mutating func feed(
+    _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8],
+    _ handle: Handler
+  ) {
+    let name = fileName
+    let report = self.report
+    var reported: [PositionedError] = []
+    splitter.feed(chunk, isLast: isLast) { record in
+      for problem in record.structureProblemsBefore {
+        let error = PositionedError(
+          file: name, line: problem.line, column: problem.column, message: problem.message)
+        reported.append(error)
+        report(error)
+      }
+      handle(record, name, &output)
+    }
+    let rest = splitter.takeStructureProblems().dropFirst(reported.count)
+    for problem in rest {
       let error = PositionedError(
-        file: fileName, line: problem.line, column: problem.column, message: problem.message)
-      structureProblemCount += 1
-      if structureProblems.count < 100 { structureProblems.append(error) }
+        file: name, line: problem.line, column: problem.column, message: problem.message)
+      reported.append(error)
       report(error)
     }
+    structureProblemCount += reported.count
+    structureProblems += reported.prefix(max(0, 100 - structureProblems.count))
   }
 
   /// Ends the last input.
@@ -72,9 +108,7 @@ struct ReviewRecordReader {
   }
 
   private mutating func endInput(into output: inout [UInt8], _ handle: Handler) {
-    let name = fileName
-    splitter.feed([], isLast: true) { handle($0, name, &output) }
-    forwardProblems()
+    feed(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &output, handle)
     splitter = JSONRecordSplitter(recordsField: recordsField)
   }
 }

@@ -7,10 +7,19 @@ public protocol ByteFilter {
   /// ``ParallelFilterRunner`` cut out: `atInputStart` is false when the piece
   /// begins after a line of the input (a byte order mark there is text).
   mutating func beginPiece(named name: String, atInputStart: Bool)
+  /// Called instead of ``beginPiece(named:atInputStart:)`` before a piece
+  /// that begins where the runner's ``PieceBoundaryFinder`` found a boundary,
+  /// with what the finder found there (its ``PieceBoundaryFinder/resumePoint``).
+  mutating func beginPiece(named name: String, resumingAt point: any Sendable)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
+  /// Called instead of ``finish(into:)`` when the input goes on in a piece
+  /// that another filter, begun with ``beginPiece(named:resumingAt:)``,
+  /// read (and ``ParallelFilterRunner``'s `continues` check accepted): the
+  /// input does not end here. ``finish(into:)`` unless a filter says otherwise.
+  mutating func endPiece(into output: inout [UInt8]) throws
   /// Whether the filter found the whole of the last chunk it processed to be
   /// UTF-8, starting and ending at character boundaries, so that a runner
   /// need not check it again (``UTF8Validator/skipValid(_:)``). `false` unless a
@@ -23,6 +32,14 @@ extension ByteFilter {
 
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     beginInput(named: name)
+  }
+
+  public mutating func beginPiece(named name: String, resumingAt point: any Sendable) {
+    beginPiece(named: name, atInputStart: false)
+  }
+
+  public mutating func endPiece(into output: inout [UInt8]) throws {
+    try finish(into: &output)
   }
 
   public var lastChunkWasUTF8: Bool { false }

@@ -48,6 +48,12 @@ public struct ParallelFilterRunner: Sendable {
   /// at a line whose name differs from the one of the line with a name
   /// before it, within 256 KiB after its size.
   public var documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
+  /// Makes, for each file, the finder of where its pieces may begin, for
+  /// inputs whose records are not lines (JSON envelopes): a piece then ends
+  /// at the first boundary at or after its size, the filter of the next one
+  /// begins with ``ByteFilter/beginPiece(named:resumingAt:)``, and files
+  /// need not end with the separator.
+  public var boundaryFinder: (@Sendable () -> any PieceBoundaryFinder)?
 
   public init(
     paths: [String], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
@@ -121,6 +127,7 @@ public struct ParallelFilterRunner: Sendable {
             let schedule = PieceSchedule(
               files: files, separator: separator, pieceSize: pieceSize, inFlight: 2 * threads,
               documentKey: documentKey, makeFilter: makeFilter)
+            schedule.makeBoundaryFinder = boundaryFinder
             let workers = startWorkers(threads, schedule)
             guard !workers.isEmpty else {
               // No thread could start: one thread it is.
@@ -184,7 +191,7 @@ public struct ParallelFilterRunner: Sendable {
       }
       let file = OpenFile(path: path, descriptor: descriptor, size: Int(info.st_size))
       files.append(file)
-      if index < paths.count - 1, file.size > 0 {
+      if index < paths.count - 1, file.size > 0, boundaryFinder == nil {
         var last: UInt8 = 0
         guard pread(descriptor, &last, 1, off_t(file.size - 1)) == 1, last == separator else {
           return giveUp()
@@ -297,6 +304,8 @@ private final class Piece<Filter: ByteFilter> {
   /// Newlines in the piece (the records, when the separator is a newline).
   var newlines = 0
   var firstInvalid: UTF8Validator.InvalidByte?
+  /// What the boundary finder found where the piece begins.
+  var resumePoint: (any Sendable)?
 
   init(index: Int, fileIndex: Int, range: Range<Int>) {
     self.index = index
@@ -320,6 +329,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   let inFlightLimit: Int
   let documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
   let makeFilter: () throws -> Filter
+  var makeBoundaryFinder: (@Sendable () -> any PieceBoundaryFinder)?
 
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -446,14 +456,47 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     guard fileIndex < files.count else { return nil }
     let file = files[fileIndex]
     var end = min(file.size, offset + pieceSize)
-    if end < file.size {
+    var resumePoint: (any Sendable)?
+    if let makeBoundaryFinder {
+      if offset == 0 {
+        boundaryFinder = makeBoundaryFinder()
+        nextResumePoint = nil
+      }
+      resumePoint = nextResumePoint
+      end = try boundaryEnd(in: file, from: offset, notBefore: end)
+    } else if end < file.size {
       end = try documentStart(in: file, from: end - 1) ?? separatorEnd(in: file, from: end - 1)
     }
     defer {
       nextIndex += 1
       offset = end
     }
-    return Piece(index: nextIndex, fileIndex: fileIndex, range: offset..<end)
+    let piece = Piece<Filter>(index: nextIndex, fileIndex: fileIndex, range: offset..<end)
+    piece.resumePoint = resumePoint
+    return piece
+  }
+
+  /// The boundary finder of the file being cut, and what it found where the next piece begins.
+  private var boundaryFinder: (any PieceBoundaryFinder)?
+  private var nextResumePoint: (any Sendable)?
+
+  /// The first boundary at or after `target` that the finder meets reading
+  /// on from `start` (where it stopped last), or the end of the file.
+  private func boundaryEnd(in file: OpenFile, from start: Int, notBefore target: Int) throws -> Int
+  {
+    var position = start
+    while position < file.size {
+      let count = min(file.size - position, 256 * 1024)
+      try readFully(file, at: position, count: count, into: &window)
+      if let end = window.withUnsafeBufferPointer({
+        boundaryFinder?.boundary(in: $0, notBefore: target)
+      }) {
+        nextResumePoint = boundaryFinder?.resumePoint
+        return end
+      }
+      position += count
+    }
+    return file.size
   }
 
   /// Whether the empty file at `fileIndex` had its (empty) piece cut.
@@ -512,7 +555,11 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         piece.newlines = separator == 0x0A ? piece.records : Self.count(0x0A, in: bytes)
       }
       piece.output.reserveCapacity(piece.input.count * 2)
-      filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
+      if let point = piece.resumePoint {
+        filter.beginPiece(named: file.path, resumingAt: point)
+      } else {
+        filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
+      }
       defer { piece.filter = filter }
       try piece.input.withUnsafeBufferPointer {
         try Self.feed($0, to: &filter, into: &piece.output)
@@ -644,7 +691,7 @@ private struct PieceWriter<Filter: ByteFilter> {
         merge(&filter, currentPlace, false)
         self.current = filter
       } else {
-        try finishCurrent()
+        try finishCurrent(handingOver: piece.resumePoint != nil)
         currentPlace = PiecePlace()
         currentPlace.recordsBefore = recordsBefore
         currentPlace.inputStartRecord = inputStartRecord
@@ -674,12 +721,17 @@ private struct PieceWriter<Filter: ByteFilter> {
     return nil
   }
 
-  /// Finishes the current filter, writes what it still held, and merges it.
-  private mutating func finishCurrent() throws {
+  /// Finishes the current filter (or, `handingOver` to the filter of a piece
+  /// that resumes its input, ends its piece), writes what it still held, and merges it.
+  private mutating func finishCurrent(handingOver: Bool = false) throws {
     guard var filter = current else { return }
     current = nil
     scratch.removeAll(keepingCapacity: true)
-    try filter.finish(into: &scratch)
+    if handingOver {
+      try filter.endPiece(into: &scratch)
+    } else {
+      try filter.finish(into: &scratch)
+    }
     try emit(scratch)
     merge(&filter, currentPlace, true)
   }

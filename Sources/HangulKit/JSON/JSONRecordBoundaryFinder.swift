@@ -1,0 +1,222 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Finds places between review records where the pieces of a parallel
+/// import may begin, in one cheap pass over the input from its start: it
+/// follows only strings (their quotes and escapes), the nesting depth and
+/// the member names of top-level objects, not the whole grammar that
+/// ``JSONRecordSplitter`` checks. The places (boundaries):
+///
+/// - just after a line break or a closing bracket between top-level values
+///   (JSON Lines, values one after another);
+/// - just after a comma between the records of a top-level array;
+/// - just after a comma between the records of an envelope's records
+///   member (`{"data":[{…},{…}]}`).
+///
+/// Each comes with the ``JSONRecordSplitter/ResumePoint`` a splitter starts
+/// from there. In valid JSON it is exactly where the splitter that read up
+/// to the place stands; in broken JSON it may not be, which
+/// ``JSONRecordSplitter/resumePoint`` tells (the piece is then read on by
+/// the splitter before it).
+///
+///     var finder = JSONRecordBoundaryFinder()
+///     let bytes = Array(#"{"data":[{"a":1},{"b":2}]}"#.utf8)
+///     bytes.withUnsafeBufferPointer { finder.boundary(in: $0, notBefore: 1) }  // 17
+///     finder.resumePoint  // offset 17, line 1, column 18, in the envelope at 1:1
+///
+/// Time: O(n), strings eight bytes at a time; memory O(1).
+public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
+  private let recordsFieldBytes: [UInt8]
+  /// The file offset of the next byte.
+  private var position = 0
+  /// Lines and columns are counted up to this offset.
+  private var counted = 0
+  private var line = 1
+  private var column = 1
+  private var inString = false
+  private var escaped = false
+  private var depth = 0
+  private var topIsObject = false
+  private var topLine = 1
+  private var topColumn = 1
+  /// Whether the container at depth 2 is an envelope's records member.
+  private var inRecordsMember = false
+  /// Whether the next string of the top-level object is a member name.
+  private var expectsName = false
+  private var readingName = false
+  private var name: [UInt8] = []
+  private var nameMatches = false
+  private var point = JSONRecordSplitter.ResumePoint(
+    offset: 0, line: 1, column: 1, lineHasContent: false, container: .none)
+
+  private static let stringStops = ByteSearch.Needles(UInt8(ascii: "\""), UInt8(ascii: "\\"))
+
+  /// The bytes outside strings that the finder follows.
+  private static let followed: [Bool] = (0..<256).map {
+    Array(#""{}[],:"#.utf8 + [0x0A]).contains(UInt8($0))
+  }
+
+  public init(recordsField: String = "data") {
+    recordsFieldBytes = Array(recordsField.utf8)
+  }
+
+  /// The state a splitter starts from at the boundary returned last.
+  public var resumePoint: any Sendable { point }
+
+  /// The state at the boundary returned last, as its own type.
+  public var splitterResumePoint: JSONRecordSplitter.ResumePoint { point }
+
+  public mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int)
+    -> Int?
+  {
+    let start = position
+    let count = bytes.count
+    let followed = Self.followed
+    var index = 0
+    if start == 0, count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      // A byte order mark: not a character of line 1.
+      index = 3
+      counted = 3
+    }
+    while index < count {
+      if inString {
+        if escaped {
+          escaped = false
+          if readingName { appendName(bytes[index]) }
+          index += 1
+          continue
+        }
+        let stop = ByteSearch.firstIndex(in: bytes, from: index, of: Self.stringStops)
+        if readingName {
+          for offset in index..<stop { appendName(bytes[offset]) }
+        }
+        guard stop < count else {
+          index = count
+          break
+        }
+        let byte = bytes[stop]
+        if byte == UInt8(ascii: "\\") {
+          escaped = true
+          if readingName { appendName(byte) }
+          index = stop + 1
+          continue
+        }
+        inString = false
+        if readingName {
+          readingName = false
+          nameMatches = name == recordsFieldBytes
+        }
+        index = stop + 1
+        continue
+      }
+      // Numbers, literals, spaces: nothing to follow.
+      while index < count, !followed[Int(bytes[index])] { index += 1 }
+      guard index < count else { break }
+      let byte = bytes[index]
+      index += 1
+      var container: JSONRecordSplitter.ResumePoint.Container?
+      var lineHasContent = true
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+        if depth == 1, topIsObject, expectsName {
+          readingName = true
+          name.removeAll(keepingCapacity: true)
+        }
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        if depth == 1 {
+          topIsObject = byte == UInt8(ascii: "{")
+          expectsName = topIsObject
+          (topLine, topColumn) = place(at: start + index - 1, in: bytes, startingAt: start)
+        } else if depth == 2 {
+          inRecordsMember = topIsObject && byte == UInt8(ascii: "[") && nameMatches
+        }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        guard depth > 0 else { break }
+        depth -= 1
+        if depth == 0 { container = JSONRecordSplitter.ResumePoint.Container.none }
+        if depth == 1 { inRecordsMember = false }
+      case UInt8(ascii: ","):
+        if depth == 1 {
+          if topIsObject {
+            expectsName = true
+          } else {
+            container = .array(line: topLine, column: topColumn)
+          }
+        } else if depth == 2, inRecordsMember {
+          container = .envelope(line: topLine, column: topColumn)
+        }
+      case UInt8(ascii: ":"):
+        if depth == 1 { expectsName = false }
+      case 0x0A:
+        if depth == 0 {
+          container = JSONRecordSplitter.ResumePoint.Container.none
+          lineHasContent = false
+        }
+      default:
+        break
+      }
+      if let container, start + index >= target {
+        let (line, column) = place(at: start + index, in: bytes, startingAt: start)
+        point = JSONRecordSplitter.ResumePoint(
+          offset: start + index, line: line, column: column, lineHasContent: lineHasContent,
+          container: container)
+        position = start + index
+        return position
+      }
+    }
+    _ = place(at: start + count, in: bytes, startingAt: start)
+    position = start + count
+    return nil
+  }
+
+  private mutating func appendName(_ byte: UInt8) {
+    // A longer name is not the records field's: one byte past it is enough to tell.
+    if name.count <= recordsFieldBytes.count { name.append(byte) }
+  }
+
+  /// The line and column of the file offset `offset` (in `bytes`, which
+  /// starts at `start`), counted on from where they were counted last.
+  private mutating func place(
+    at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, startingAt start: Int
+  ) -> (line: Int, column: Int) {
+    guard let base = bytes.baseAddress, offset > counted else { return (line, column) }
+    let from = counted - start
+    let end = offset - start
+    var lineStart = from
+    var cursor = UnsafeRawPointer(base + from)
+    let stop = UnsafeRawPointer(base + end)
+    while cursor < stop, let found = memchr(cursor, 0x0A, stop - cursor) {
+      line += 1
+      cursor = UnsafeRawPointer(found) + 1
+      lineStart = cursor - UnsafeRawPointer(base)
+    }
+    if lineStart > from { column = 1 }
+    column += Self.characters(in: base, from: lineStart, to: end)
+    counted = offset
+    return (line, column)
+  }
+
+  /// How many characters start in `base[from..<end]`: the bytes that are
+  /// not UTF-8 continuation bytes (10xxxxxx), eight at a time.
+  static func characters(in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    var position = from
+    var characters = 0
+    while position + 8 <= end {
+      let word = ByteSearch.word(base, at: position)
+      characters += 8 - (word & ~(word << 1) & ByteSearch.highBits).nonzeroBitCount
+      position += 8
+    }
+    while position < end {
+      if base[position] & 0xC0 != 0x80 { characters += 1 }
+      position += 1
+    }
+    return characters
+  }
+}

@@ -1,0 +1,21 @@
+/// Finds where the pieces of a parallel run may begin in a file whose
+/// records are not lines (JSON envelopes), reading the whole file in order,
+/// and what a filter must know to start there. ``ParallelFilterRunner``
+/// makes one per file (``ParallelFilterRunner/boundaryFinder``) and hands the
+/// ``resumePoint`` to the filter of the piece that begins at the boundary
+/// (``ByteFilter/beginPiece(named:resumingAt:)``).
+///
+///     var finder = JSONRecordBoundaryFinder()
+///     let bytes = Array(#"{"data":[{"a":1},{"b":2}]}"#.utf8)
+///     bytes.withUnsafeBufferPointer { finder.boundary(in: $0, notBefore: 1) }  // 17, after the comma
+///
+/// Time: O(n) over the whole file, on the thread that cuts the pieces.
+public protocol PieceBoundaryFinder {
+  /// Reads `bytes`, the next bytes of the file (from its start, in order, in
+  /// blocks of any size), up to the first boundary at or after the file
+  /// offset `target`: returns that boundary's offset, having read exactly up
+  /// to it, or `nil` when none came (all of `bytes` was read).
+  mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int) -> Int?
+  /// What a filter needs to start at the boundary that ``boundary(in:notBefore:)`` returned last.
+  var resumePoint: any Sendable { get }
+}
