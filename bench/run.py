@@ -284,6 +284,7 @@ def jobs_section(options, work, ours, inputs):
         ("text → keys", "text", [ours("hangul-decompose")]),
         ("NFD → NFC (normalize)", "nfd", [ours("hangul-normalize")]),
         ("key events → text", "events", [ours("hangul-compose"), "--format", "events"]),
+        ("review import", "reviews", [ours("hangul-reviews"), "import", "-q"]),
     ]
     # An event log from the jamo keys: one {"key":…} a line, a new "doc" every 20 lines of text.
     inputs = dict(inputs, events=f"{work}/events.jsonl")
@@ -294,23 +295,41 @@ def jobs_section(options, work, ours, inputs):
                 f.write(f'{{"key":{json.dumps(key, ensure_ascii=False)}{document}}}\n')
                 document = ""
             f.write('{"key":"Enter"}\n')
+    # A review envelope of the corpus's prose (bench/reviews.py: one record a line, every fifth content
+    # NFD), as large as the other inputs: the records are repeated, the envelope kept whole.
+    inputs["reviews"] = f"{work}/reviews-jobs.json"
+    sh(f"python3 {ROOT}/bench/reviews.py envelope 20000 '{options.corpus}' > {work}/reviews-unit.json")
+    with open(f"{work}/reviews-unit.json", "rb") as f:
+        unit = f.read()
+    first, last = unit.index(b"[\n") + 2, unit.rindex(b"\n],")
+    body = unit[first:last]
+    with open(inputs["reviews"], "wb") as f:
+        f.write(unit[:first])
+        written = first
+        while written < target:
+            f.write(body if written == first else b",\n" + body)
+            written += len(body) + 2
+        f.write(unit[last:])
     for name, kind, argv in tasks:
-        with open(inputs[kind], "rb") as f:
-            data = f.read()
-        cut = data.rfind(b"\n") + 1
-        data = data[:cut] or data
         path = f"{work}/jobs-input"
-        with open(path, "wb") as f:
-            written = 0
-            while written < target:
-                piece = data[: target - written]
-                if len(piece) < len(data):
-                    # The file ends with a whole line (an event log's last line must be whole JSON).
-                    piece = piece[: piece.rfind(b"\n") + 1]
+        if kind == "reviews":
+            os.replace(inputs[kind], path)
+        else:
+            with open(inputs[kind], "rb") as f:
+                data = f.read()
+            cut = data.rfind(b"\n") + 1
+            data = data[:cut] or data
+            with open(path, "wb") as f:
+                written = 0
+                while written < target:
+                    piece = data[: target - written]
+                    if len(piece) < len(data):
+                        # The file ends with a whole line (an event log's last line must be whole JSON).
+                        piece = piece[: piece.rfind(b"\n") + 1]
+                        f.write(piece)
+                        break
                     f.write(piece)
-                    break
-                f.write(piece)
-                written += len(piece)
+                    written += len(piece)
         digests = set()
         for jobs in ("1", "2"):
             digest = subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
