@@ -54,8 +54,6 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   private var point = JSONRecordSplitter.ResumePoint(
     offset: 0, line: 1, column: 1, lineHasContent: false, container: .none)
 
-  private static let stringStops = ByteSearch.Needles(UInt8(ascii: "\""), UInt8(ascii: "\\"))
-
   /// The bytes outside strings that the finder follows.
   private static let followed: [Bool] = (0..<256).map {
     Array(#""{}[],:"#.utf8 + [0x0A]).contains(UInt8($0))
@@ -91,7 +89,7 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
           index += 1
           continue
         }
-        let stop = ByteSearch.firstIndex(in: bytes, from: index, of: Self.stringStops)
+        let stop = Self.quoteOrBackslash(in: bytes, from: index)
         if readingName {
           for offset in index..<stop { appendName(bytes[offset]) }
         }
@@ -201,6 +199,27 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
     column += Self.characters(in: base, from: lineStart, to: end)
     counted = offset
     return (line, column)
+  }
+
+  /// The index of the first quote or backslash at or after `start`, or
+  /// `bytes.count`: eight bytes at a time.
+  @inline(__always)
+  static func quoteOrBackslash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return bytes.count }
+    let count = bytes.count
+    let quotes = ByteSearch.broadcast(UInt8(ascii: "\""))
+    let backslashes = ByteSearch.broadcast(UInt8(ascii: "\\"))
+    var index = start
+    while index + 8 <= count {
+      let word = ByteSearch.word(base, at: index)
+      let flags = ByteSearch.zeroBytes(word ^ quotes) | ByteSearch.zeroBytes(word ^ backslashes)
+      if flags != 0 { return index + ByteSearch.firstFlagged(flags) }
+      index += 8
+    }
+    while index < count, base[index] != UInt8(ascii: "\""), base[index] != UInt8(ascii: "\\") {
+      index += 1
+    }
+    return index
   }
 
   /// How many characters start in `base[from..<end]`: the bytes that are
