@@ -67,7 +67,12 @@ struct KeyRunTests {
     ("2", .qwerty, ComposerOptions(doubleStroke: true, bareClusters: false, extendedVowels: true)),
     ("2", .qwerty, ComposerOptions(autoReorder: true)),
     ("2", .jamo, ComposerOptions(backspace: .keystroke)),
+    ("2", .jamo, ComposerOptions(doubleStroke: true)),
+    ("2", .qwerty, ComposerOptions(extendedVowels: true)),
+    ("2", .jamo, ComposerOptions(bareClusters: false)),
     ("3f", .qwerty, ComposerOptions()), ("3f", .qwerty, ComposerOptions(autoReorder: true)),
+    ("3f", .qwerty, ComposerOptions(doubleStroke: true, extendedVowels: true)),
+    ("3s", .qwerty, ComposerOptions()), ("32", .qwerty, ComposerOptions()),
     ("39", .qwerty, ComposerOptions()), ("3y", .qwerty, ComposerOptions()),
     ("2y", .qwerty, ComposerOptions()), ("ro", .qwerty, ComposerOptions()),
     ("ahn", .qwerty, ComposerOptions()),
@@ -101,6 +106,104 @@ struct KeyRunTests {
         count + (Jamo(scalar).map { $0.keys.count } ?? 1)
       }
       #expect(filter.statistics.total.keystrokes == typed)
+    }
+  }
+
+  /// Composes `bytes` with the filter, cut into chunks at `cuts`.
+  static func filtered(
+    _ bytes: [UInt8], cuts: [Int], keys: KeyEncoding, keyboard: Keyboard, options: ComposerOptions,
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
+  ) -> (output: [UInt8], keystrokes: Int) {
+    var filter = ComposeFilter(
+      keys: keys, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
+      transitionStateLimit: transitionStateLimit)
+    var output: [UInt8] = []
+    var start = 0
+    for end in cuts + [bytes.count] where end >= start {
+      bytes[start..<end].withUnsafeBufferPointer { filter.process($0, into: &output) }
+      start = end
+    }
+    filter.finish(into: &output)
+    return (output, filter.statistics.total.keystrokes)
+  }
+
+  /// The keystrokes a log types (a compound jamo is two).
+  static func keystrokes(_ log: [Unicode.Scalar]) -> Int {
+    log.reduce(0) { count, scalar in count + (Jamo(scalar).map { $0.keys.count } ?? 1) }
+  }
+
+  /// The transition table (one load per key) must type what the automaton
+  /// types key by key wherever a chunk ends: every cut of a random log with
+  /// Backspaces and text, one chunk boundary at each offset.
+  @Test("a chunk cut at every offset", arguments: cases)
+  func everyCut(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(
+      seed: 0xC0_7517 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 160, text: true)
+    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    let expected = Self.keyByKey(
+      log, keys: keys, keyboard: keyboard, options: options,
+      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    for cut in 0...bytes.count {
+      let result = Self.filtered(
+        bytes, cuts: [cut], keys: keys, keyboard: keyboard, options: options)
+      expectSameBytes(result.output, expected)
+      #expect(result.keystrokes == Self.keystrokes(log))
+    }
+  }
+
+  /// A table that holds only a few states starts over again and again (and
+  /// a step it cannot hold goes the general way): the text must not change.
+  @Test("a transition table that keeps starting over", arguments: cases)
+  func smallTable(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(
+      seed: 0x7AB1E &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    for round in 0..<12 {
+      let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 600, text: true)
+      let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+      let expected = Self.keyByKey(
+        log, keys: keys, keyboard: keyboard, options: options,
+        maximumLineLength: LineEditor.defaultMaximumLineLength)
+      let cuts = (0..<8).map { _ in Int.random(in: 0...bytes.count, using: &generator) }.sorted()
+      let result = Self.filtered(
+        bytes, cuts: cuts, keys: keys, keyboard: keyboard, options: options,
+        transitionStateLimit: [4, 5, 9, 64][round % 4])
+      expectSameBytes(result.output, expected)
+      #expect(result.keystrokes == Self.keystrokes(log))
+    }
+  }
+
+  /// Real typing: long runs of keys through one table, which must end each
+  /// run in the automaton's own state (a Backspace after a run undoes the
+  /// syllable's last step as the automaton would).
+  @Test("words of keys with Backspaces after each run", arguments: cases)
+  func wordsAndBackspaces(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(seed: 0xB5 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    let keyCodes = keys == .qwerty ? keyboard.layout.mappedKeys.map { Unicode.Scalar($0) } : []
+    let jamo = keyboard.hasJamoLabels ? Jamo.all.map(\.scalar) : []
+    let alphabet = keyCodes + jamo
+    guard !alphabet.isEmpty else { return }
+    var log: [Unicode.Scalar] = []
+    for _ in 0..<300 {
+      for _ in 0..<Int.random(in: 1...12, using: &generator) {
+        log.append(alphabet.randomElement(using: &generator) ?? "a")
+      }
+      log.append(["\u{8}", "\u{8}", " ", "\n", "\u{7F}"].randomElement(using: &generator) ?? " ")
+    }
+    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    let expected = Self.keyByKey(
+      log, keys: keys, keyboard: keyboard, options: options,
+      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    for size in [1, 2, 3, 7, 4096] {
+      let cuts = Array(stride(from: size, to: bytes.count, by: size))
+      let result = Self.filtered(
+        bytes, cuts: cuts, keys: keys, keyboard: keyboard, options: options)
+      expectSameBytes(result.output, expected)
+      #expect(result.keystrokes == Self.keystrokes(log))
     }
   }
 

@@ -37,13 +37,15 @@ public struct ComposeFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength, countsOutput: Bool = true
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength, countsOutput: Bool = true,
+    transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
   ) {
     self.keys = keys
     self.countsOutput = countsOutput
     interpreter = KeyInterpreter(keys: keys, keyboard: keyboard)
     editor = LineEditor(
-      keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+      keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
+      transitionStateLimit: transitionStateLimit)
     let usesLayout = !keyboard.hasJamoLabels || options.autoReorder
     asciiActions = (0..<128).map { code in
       switch code {

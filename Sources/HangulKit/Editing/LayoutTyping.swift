@@ -95,6 +95,11 @@ public struct LayoutTyping: Sendable {
     composer.commit(into: &text)
   }
 
+  /// Sets the syllable being composed (a run of keys composed it elsewhere).
+  mutating func restore(_ buffer: LayoutBuffer) {
+    composer.restore(buffer)
+  }
+
   /// Drops the keystroke history (the text it points into changed).
   @inline(__always)
   public mutating func forgetHistory() {

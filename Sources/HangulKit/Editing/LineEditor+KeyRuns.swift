@@ -17,15 +17,16 @@ extension LineEditor {
   static let keyRunLength = 4096
 
   /// Types a run of keys and ASCII text from `start`, as ``press(_:)``,
-  /// ``press(key:)`` and ``insert(text:)`` would one at a time, but writing
-  /// what it commits through a pointer into `scratch` and appending that to
-  /// the line at once. The run ends before a newline, a Backspace, any
-  /// character other than ASCII and (on the 2-set automaton) compatibility
-  /// jamo, a sequence cut off at the end of the chunk, or where the line could
-  /// grow past ``maximumLineLength`` (so a long line is flushed exactly where
-  /// the slow path flushes it). `actions` holds an ``AsciiKeyAction`` per
-  /// ASCII code. Returns where the run ended (`start` when it took nothing:
-  /// with `--backspace keystroke` it takes nothing) and the keystrokes typed.
+  /// ``press(key:)`` and ``insert(text:)`` would one at a time, but through
+  /// the automaton's ``KeyTransitionTable`` (one load per key), writing what
+  /// it commits through a pointer into `scratch` and appending that to the
+  /// line at once. The run ends before a newline, a Backspace, any character
+  /// other than ASCII and (on the 2-set automaton) compatibility jamo, a
+  /// sequence cut off at the end of the chunk, or where the line could grow
+  /// past ``maximumLineLength`` (so a long line is flushed exactly where the
+  /// slow path flushes it). `actions` holds an ``AsciiKeyAction`` per ASCII
+  /// code. Returns where the run ended (`start` when it took nothing: with
+  /// `--backspace keystroke` it takes nothing) and the keystrokes typed.
   ///
   ///     var editor = LineEditor()
   ///     var scratch: [UInt8] = []
@@ -34,7 +35,8 @@ extension LineEditor {
   ///       editor.typeKeyRun($0, from: 0, actions: actions, scratch: &scratch)
   ///     }   // (end: 2, keystrokes: 2), 가 being composed
   ///
-  /// O(n) in the run, with no per-key call, allocation or capacity check.
+  /// O(n) in the run, with no per-key call, allocation or capacity check; a
+  /// step the table does not know yet runs the automaton once.
   mutating func typeKeyRun(
     _ chunk: UnsafeBufferPointer<UInt8>, from start: Int, actions: [UInt8],
     scratch: inout [UInt8]
@@ -45,28 +47,17 @@ extension LineEditor {
     let room = (maximumLineLength - line.count) / bytesPerInputByte
     let end = min(chunk.count, start + min(room, Self.keyRunLength))
     guard end > start, !undoesKeystrokes, let input = chunk.baseAddress else { return (start, 0) }
-    let needed = (end - start) * bytesPerInputByte
+    // A table entry stores its bytes as one 4-byte word: room for the last one.
+    let needed = (end - start) * bytesPerInputByte + 4
     if scratch.count < needed { scratch = [UInt8](repeating: 0, count: needed) }
     var position = start
     var keystrokes = 0
     var written = 0
-    scratch.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var out = ByteCursor(base)
-      actions.withUnsafeBufferPointer { table in
-        if usesLayout {
-          Self.typeLayoutRun(input, &position, end, table, &layoutTyping, &out)
-          keystrokes = position - start
-        } else {
-          // The syllable works on a local copy, so that it stays in
-          // registers: writes through `out` cannot alias a local.
-          var state = composer.state
-          keystrokes = Self.typeJamoRun(
-            input, &position, end, table, compoundMask, composer.machine, &state, &out)
-          composer.restore(state)
-        }
-      }
-      written = out.count
+    if usesLayout {
+      typeLayoutRun(input, &position, end, actions, &scratch, &written)
+      keystrokes = position - start
+    } else {
+      keystrokes = typeJamoRun(input, &position, end, actions, &scratch, &written)
     }
     scratch.withUnsafeBufferPointer {
       line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written]))
@@ -74,83 +65,242 @@ extension LineEditor {
     return (position, keystrokes)
   }
 
-  /// The run loop of the 2-set automaton (``SyllableComposer``): ASCII keys
-  /// and text, and compatibility jamo keys. Returns the keystrokes typed.
-  @inline(__always)
-  private static func typeJamoRun(
-    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int,
-    _ table: UnsafeBufferPointer<UInt8>, _ compoundMask: UInt64,
-    _ machine: SyllableComposer.Machine, _ state: inout CompositionState, _ out: inout ByteCursor
+  /// A run on the 2-set automaton (``SyllableComposer``): ASCII keys and
+  /// text, and compatibility jamo keys, through ``jamoTransitions``. Returns
+  /// the keystrokes typed.
+  private mutating func typeJamoRun(
+    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
+    _ scratch: inout [UInt8], _ written: inout Int
   ) -> Int {
+    var state = jamoTransitions.index(of: composer.state, hint: lastTransitionState)
     var keystrokes = 0
-    while position < end {
-      let byte = input[position]
-      if byte < 0x80 {
-        let action = table[Int(byte)]
-        if action >= AsciiKeyAction.firstKey {
-          // Never a compound jamo (see `AsciiKeyAction.firstKey`).
-          let key = Jamo(offset: action &- AsciiKeyAction.firstKey)
-          if let done = machine.press(key, &state) { out.appendUTF8(done) }
-        } else if action == AsciiKeyAction.text {
-          if let done = machine.commit(&state) { out.appendUTF8(done) }
-          out.append(byte)
-        } else {
-          break
+    while true {
+      // A step the table does not know yet: its state and column.
+      var missingState = state
+      let missing = scratch.withUnsafeMutableBufferPointer { buffer in
+        jamoTransitions.entries.withUnsafeBufferPointer { entries in
+          jamoTransitions.writes.withUnsafeBufferPointer { writes in
+            jamoTransitions.longWrites.withUnsafeBufferPointer { longWrites in
+              actions.withUnsafeBufferPointer { table in
+                jamoKeyClasses.withUnsafeBufferPointer { classes in
+                  Self.runJamoTable(
+                    input, &position, end, table, classes,
+                    Tables(
+                      entries: entries, writes: writes, longWrites: longWrites,
+                      width: jamoTransitions.width),
+                    &state, &missingState, buffer, &written, &keystrokes)
+                }
+              }
+            }
+          }
         }
-        keystrokes += 1
-        position += 1
-        continue
       }
-      // A compatibility jamo key (U+3131–U+3163), whole in the chunk.
-      guard byte == 0xE3, position + 2 < end else { break }
-      let second = input[position + 1]
-      let third = input[position + 2]
-      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { break }
-      let offset =
-        (0x3000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)) &- Jamo.firstScalarValue
-      guard offset < UInt32(Jamo.count) else { break }
-      keystrokes += pressFast(UInt8(offset), compoundMask, machine, &state, &out)
-      position += 3
+      guard missing >= 0 else { break }
+      let machine = composer.machine
+      let jamo = Jamo(offset: jamoOfKeyClass[missing])
+      let current = jamoTransitions.state(at: state)
+      let stored = jamoTransitions.resolve(state: &missingState, keyClass: missing) {
+        syllable, bytes in
+        if missing == 0 {
+          // Text: the run writes the byte itself.
+          if let done = machine.commit(&syllable) { bytes.appendUTF8(done) }
+        } else if let done = machine.press(jamo, &syllable) {
+          bytes.appendUTF8(done)
+        }
+      }
+      // The table may have started over: the run goes on from the state's new row.
+      state = jamoTransitions.index(of: current, hint: state)
+      // A step the table cannot hold ends the run: it goes the general way.
+      guard stored else { break }
     }
+    composer.restore(jamoTransitions.state(at: state))
+    lastTransitionState = state
     return keystrokes
   }
 
-  /// ``press(_:)`` on the 2-set automaton, writing to `out`; returns the keys
-  /// the jamo took (a compound jamo such as ㅘ is two).
-  @inline(__always)
-  private static func pressFast(
-    _ offset: UInt8, _ compoundMask: UInt64, _ machine: SyllableComposer.Machine,
-    _ state: inout CompositionState, _ out: inout ByteCursor
-  ) -> Int {
-    if compoundMask >> UInt64(offset) & 1 != 0, let parts = JamoTables.compoundParts[Int(offset)] {
-      if let done = machine.press(parts.0, &state) { out.appendUTF8(done) }
-      if let done = machine.press(parts.1, &state) { out.appendUTF8(done) }
-      return 2
-    }
-    if let done = machine.press(Jamo(offset: offset), &state) { out.appendUTF8(done) }
-    return 1
+  /// The tables a run reads, as pointers.
+  private struct Tables {
+    let entries: UnsafeBufferPointer<UInt16>
+    let writes: UnsafeBufferPointer<UInt32>
+    let longWrites: UnsafeBufferPointer<UInt8>
+    let width: Int
   }
 
-  /// The run loop of a keyboard run by ``LayoutTyping``: ASCII keys and text.
+  /// One known step from `state` on `keyClass`: writes, moves to the next
+  /// state and returns `true`; `false` when the table does not know it.
   @inline(__always)
-  private static func typeLayoutRun(
+  private static func step(
+    _ state: inout Int, _ keyClass: Int, _ entries: UnsafePointer<UInt16>,
+    _ writes: UnsafePointer<UInt32>, _ longWrites: UnsafePointer<UInt8>, _ width: Int,
+    _ out: UnsafeMutablePointer<UInt8>, _ written: inout Int
+  ) -> Bool {
+    let entry = entries[state &* width &+ keyClass]
+    if entry == 0 { return false }
+    let slot = Int(truncatingIfNeeded: entry >> 13 & 3)
+    KeyTransitionTable<CompositionState>.put(
+      writes[state &<< 2 &+ slot], longWrites: longWrites, to: out, at: &written)
+    state = Int(truncatingIfNeeded: entry & 0x1FFF)
+    return true
+  }
+
+  /// The loop of ``typeJamoRun``: returns the column of a step the table does
+  /// not know yet (from `missingState`, with `position` at its key), or -1
+  /// where the run ends.
+  @inline(__always)
+  private static func runJamoTable(
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int,
-    _ table: UnsafeBufferPointer<UInt8>, _ layoutTyping: inout LayoutTyping,
-    _ out: inout ByteCursor
-  ) {
+    _ actions: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>,
+    _ tables: Tables, _ state: inout Int, _ missingState: inout Int,
+    _ buffer: UnsafeMutableBufferPointer<UInt8>, _ written: inout Int, _ keystrokes: inout Int
+  ) -> Int {
+    guard let entries = tables.entries.baseAddress, let writes = tables.writes.baseAddress,
+      let longs = tables.longWrites.baseAddress, let action = actions.baseAddress,
+      let keyClasses = classes.baseAddress, let out = buffer.baseAddress
+    else { return -1 }
+    let width = tables.width
+    var start = position
+    defer { keystrokes &+= position &- start }
     while position < end {
       let byte = input[position]
-      guard byte < 0x80 else { break }
-      let action = table[Int(byte)]
-      if action == AsciiKeyAction.layoutKey {
-        if !layoutTyping.press(key: byte, at: 0, into: &out) { out.append(byte) }
-      } else if action == AsciiKeyAction.text {
-        layoutTyping.commit(into: &out)
-        out.append(byte)
-      } else {
-        break
+      if byte < 0x80 {
+        let keyClass = Int(keyClasses[Int(action[Int(byte)])])
+        guard keyClass != 0xFF else { return -1 }
+        missingState = state
+        guard step(&state, keyClass, entries, writes, longs, width, out, &written) else {
+          return keyClass
+        }
+        if keyClass == 0 {
+          out[written] = byte
+          written &+= 1
+        }
+        position &+= 1
+        continue
       }
-      position += 1
+      // A compatibility jamo key (U+3131–U+3163), whole in the run.
+      guard byte == 0xE3, position + 2 < end else { return -1 }
+      let second = input[position + 1]
+      let third = input[position + 2]
+      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return -1 }
+      let offset =
+        (0x3000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)) &- Jamo.firstScalarValue
+      guard offset < UInt32(Jamo.count) else { return -1 }
+      let index = Int(offset) &+ Int(AsciiKeyAction.firstKey)
+      let first = Int(keyClasses[index])
+      let next = Int(keyClasses[index &+ 64])
+      // Both steps of a compound jamo must be known before either is taken.
+      missingState = state
+      let firstEntry = entries[state &* width &+ first]
+      if firstEntry == 0 { return first }
+      if next != 0xFF {
+        let middle = Int(
+          truncatingIfNeeded: firstEntry & KeyTransitionTable<CompositionState>.stateMask)
+        if entries[middle &* width &+ next] == 0 {
+          missingState = middle
+          return next
+        }
+        _ = step(&state, first, entries, writes, longs, width, out, &written)
+        _ = step(&state, next, entries, writes, longs, width, out, &written)
+        // Three bytes, two keystrokes.
+        start &-= 1
+      } else {
+        _ = step(&state, first, entries, writes, longs, width, out, &written)
+      }
+      // Three bytes, one keystroke.
+      start &+= 2
+      position &+= 3
     }
+    return -1
+  }
+
+  /// A run on a keyboard run by ``LayoutTyping``: ASCII keys and text,
+  /// through ``layoutTransitions``.
+  private mutating func typeLayoutRun(
+    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
+    _ scratch: inout [UInt8], _ written: inout Int
+  ) {
+    var state = layoutTransitions.index(
+      of: layoutTyping.composer.buffer, hint: lastTransitionState)
+    while true {
+      let missing = scratch.withUnsafeMutableBufferPointer { buffer in
+        layoutTransitions.entries.withUnsafeBufferPointer { entries in
+          layoutTransitions.writes.withUnsafeBufferPointer { writes in
+            layoutTransitions.longWrites.withUnsafeBufferPointer { longWrites in
+              actions.withUnsafeBufferPointer { table in
+                layoutKeyClasses.withUnsafeBufferPointer { classes in
+                  layoutSymbolWrites.withUnsafeBufferPointer { symbols in
+                    Self.runLayoutTable(
+                      input, &position, end, table, classes, symbols,
+                      Tables(
+                        entries: entries, writes: writes, longWrites: longWrites,
+                        width: layoutTransitions.width),
+                      &state, buffer, &written)
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      guard missing >= 0 else { break }
+      var composer = layoutTyping.composer
+      let code = layoutClassCodes[missing]
+      let stored = layoutTransitions.resolve(state: &state, keyClass: missing) { buffer, bytes in
+        composer.restore(buffer)
+        if missing == 0 {
+          // Text, or a key that only types a symbol: the run writes it.
+          composer.commit(into: &bytes)
+        } else if !composer.press(key: code, into: &bytes) {
+          bytes.append(code)
+        }
+        buffer = composer.buffer
+      }
+      // A step the table cannot hold ends the run: it goes the general way.
+      guard stored else { break }
+    }
+    layoutTyping.restore(layoutTransitions.state(at: state))
+    lastTransitionState = state
+  }
+
+  /// The loop of ``typeLayoutRun``: returns the column of a step the table
+  /// does not know yet (with `position` at its key), or -1 where the run ends.
+  @inline(__always)
+  private static func runLayoutTable(
+    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int,
+    _ actions: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>,
+    _ symbolWrites: UnsafeBufferPointer<UInt32>, _ tables: Tables, _ state: inout Int,
+    _ buffer: UnsafeMutableBufferPointer<UInt8>, _ written: inout Int
+  ) -> Int {
+    guard let entries = tables.entries.baseAddress, let writes = tables.writes.baseAddress,
+      let longs = tables.longWrites.baseAddress, let action = actions.baseAddress,
+      let keyClasses = classes.baseAddress,
+      let symbols = symbolWrites.baseAddress, let out = buffer.baseAddress
+    else { return -1 }
+    let width = tables.width
+    while position < end {
+      let byte = input[position]
+      guard byte < 0x80 else { return -1 }
+      let keyAction = action[Int(byte)]
+      let keyClass: Int
+      // What column 0 (commit) writes after the syllable: the text byte, or
+      // the symbol of a key that only types one.
+      let after: UInt32
+      if keyAction == AsciiKeyAction.layoutKey {
+        keyClass = Int(keyClasses[Int(byte)])
+        after = symbols[Int(byte)]
+      } else if keyAction == AsciiKeyAction.text {
+        keyClass = 0
+        after = 1 << 24 | UInt32(byte)
+      } else {
+        return -1
+      }
+      guard step(&state, keyClass, entries, writes, longs, width, out, &written) else {
+        return keyClass
+      }
+      if keyClass == 0 {
+        KeyTransitionTable<LayoutBuffer>.put(after, longWrites: longs, to: out, at: &written)
+      }
+      position &+= 1
+    }
+    return -1
   }
 }

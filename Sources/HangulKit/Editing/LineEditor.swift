@@ -38,12 +38,43 @@ public struct LineEditor: Sendable {
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
+  /// The steps of ``composer`` as a table for runs of keys: column 0
+  /// commits (text), the others press one key (see ``jamoKeyClasses``).
+  var jamoTransitions: KeyTransitionTable<CompositionState>
+  /// For each ``AsciiKeyAction`` (and so each jamo offset + 2), the column
+  /// of ``jamoTransitions`` that types it: 0 for text, 0xFF for none; for a
+  /// compound jamo offset + 2 + 64, the column of its second key.
+  let jamoKeyClasses: [UInt8]
+  /// The jamo offset that each column of ``jamoTransitions`` presses (0: text).
+  let jamoOfKeyClass: [UInt8]
+  /// The steps of ``layoutTyping``'s composer as a table for runs of keys:
+  /// column 0 commits, the others are the keys in ``layoutKeyClasses``.
+  var layoutTransitions: KeyTransitionTable<LayoutBuffer>
+  /// The column of each ASCII code in ``layoutTransitions`` (0: the layout
+  /// leaves the key empty), and the code of each column.
+  let layoutKeyClasses: [UInt8]
+  let layoutClassCodes: [UInt8]
+  /// For a key that only types a symbol on a jaso (3-set) keyboard, which
+  /// commits and writes the symbol whatever the syllable: the symbol's
+  /// UTF-8 (count in the top byte); such a key takes column 0.
+  let layoutSymbolWrites: [UInt32]
+  /// The table row where the last run of keys ended: the next one most
+  /// likely starts there.
+  var lastTransitionState = 0
+
   /// The default of `--max-line`: 1 MiB.
   public static let defaultMaximumLineLength = 1 << 20
 
+  /// The most composing states the key-run tables keep before they start
+  /// over (at most a few MB; real text reaches a few thousand).
+  public static let defaultTransitionStateLimit = 8192
+
+  /// An editor for `keyboard`; `transitionStateLimit` bounds the tables that
+  /// runs of keys go through (see ``defaultTransitionStateLimit``).
   public init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
   ) {
     composer = SyllableComposer(keyboard: keyboard, options: options)
     usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
@@ -55,6 +86,50 @@ public struct LineEditor: Sendable {
     }
     compoundMask = mask
     self.maximumLineLength = max(maximumLineLength, 4)
+    // One column per jamo that one key types; a compound jamo takes two steps.
+    var jamoClasses = [UInt8](repeating: 0xFF, count: 256)
+    jamoClasses[Int(AsciiKeyAction.text)] = 0
+    var keyCount: UInt8 = 1
+    var jamoOfClass: [UInt8] = [0]
+    for offset in 0..<Jamo.count where JamoTables.compoundParts[offset] == nil {
+      jamoClasses[offset + Int(AsciiKeyAction.firstKey)] = keyCount
+      jamoOfClass.append(UInt8(offset))
+      keyCount += 1
+    }
+    jamoOfKeyClass = jamoOfClass
+    for offset in 0..<Jamo.count {
+      guard let parts = JamoTables.compoundParts[offset] else { continue }
+      let first = Int(parts.0.offset) + Int(AsciiKeyAction.firstKey)
+      let second = Int(parts.1.offset) + Int(AsciiKeyAction.firstKey)
+      jamoClasses[offset + Int(AsciiKeyAction.firstKey)] = jamoClasses[first]
+      jamoClasses[offset + Int(AsciiKeyAction.firstKey) + 64] = jamoClasses[second]
+    }
+    jamoKeyClasses = jamoClasses
+    jamoTransitions = KeyTransitionTable(
+      width: Int(keyCount), start: CompositionState(), stateLimit: transitionStateLimit)
+    var classes = [UInt8](repeating: 0, count: 128)
+    var codes: [UInt8] = [0]
+    var symbols = [UInt32](repeating: 0, count: 128)
+    let isJaso = [.jaso, .jasoYet].contains(keyboard.layout.type)
+    for code in keyboard.layout.mappedKeys {
+      let value = keyboard.layout.value(forKey: code)
+      if isJaso, ConjoiningJamo.kind(value) == .other, let symbol = Unicode.Scalar(value),
+        symbol.utf8.count <= 3
+      {
+        // pressJaso: commit, then the symbol.
+        symbols[Int(code)] = symbol.utf8.enumerated().reduce(UInt32(symbol.utf8.count) << 24) {
+          $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+        }
+        continue
+      }
+      classes[Int(code)] = UInt8(codes.count)
+      codes.append(code)
+    }
+    layoutKeyClasses = classes
+    layoutClassCodes = codes
+    layoutSymbolWrites = symbols
+    layoutTransitions = KeyTransitionTable(
+      width: codes.count, start: LayoutBuffer(), stateLimit: transitionStateLimit)
   }
 
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.

@@ -104,3 +104,23 @@ public struct LayoutBuffer: Sendable {
     }
   }
 }
+
+/// Two buffers are equal when their positions and steps are: the steps left
+/// behind by ``LayoutBuffer/clear()`` or ``LayoutBuffer/pop()`` are not part of the value.
+extension LayoutBuffer: Hashable {
+  public static func == (left: LayoutBuffer, right: LayoutBuffer) -> Bool {
+    guard left.initial == right.initial, left.vowel == right.vowel, left.final == right.final,
+      left.count == right.count
+    else { return false }
+    for index in 0..<left.count where left.steps[index] != right.steps[index] { return false }
+    return true
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(initial)
+    hasher.combine(vowel)
+    hasher.combine(final)
+    hasher.combine(count)
+    for index in 0..<count { hasher.combine(steps[index]) }
+  }
+}
