@@ -74,7 +74,8 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
       : place.outputLinesBefore - place.recordsBefore
   }
 
-  public var lastChunkWasUTF8: Bool { verifier == nil && inner.lastChunkWasUTF8 }
+  /// The inner filter's finding: every chunk reaches it whole, verified or not.
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
