@@ -45,8 +45,8 @@ enum DecomposingKernel {
       if word & 0x80 == 0 {
         // ASCII: the whole word is stored, and the ASCII bytes it starts with count.
         target.storeBytes(of: word, as: UInt64.self)
-        let high = word & highBits
-        let length = high == 0 ? 8 : high.trailingZeroBitCount &>> 3
+        // (A word of ASCII has no bit set: 64 trailing zeros, 8 bytes.)
+        let length = (word & highBits).trailingZeroBitCount &>> 3
         cursor += length
         target += length
         continue
