@@ -19,6 +19,9 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.beginInput(named: name)
   }
 
+  /// The normalizer's finding: the checker reads the output, not the input.
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let start = output.count
     inner.process(chunk, into: &output)

@@ -42,12 +42,20 @@ public enum HangulNormalization {
   /// `scalars` with precomposed syllables decomposed into conjoining jamo.
   public static func decomposed(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
     var result: [Unicode.Scalar] = []
+    result.reserveCapacity(scalars.underestimatedCount)
     for scalar in scalars {
-      if let syllable = HangulSyllable(scalar) {
-        result.append(contentsOf: syllable.conjoiningJamo)
-      } else {
+      let index = scalar.value &- HangulSyllable.firstScalarValue
+      guard index < UInt32(HangulSyllable.count),
+        let initial = Unicode.Scalar(0x1100 + index / 588),
+        let vowel = Unicode.Scalar(0x1161 + index % 588 / 28)
+      else {
         result.append(scalar)
+        continue
       }
+      // The jamo by the arithmetic of SPEC §2, with no array for each syllable.
+      result.append(initial)
+      result.append(vowel)
+      if index % 28 > 0, let final = Unicode.Scalar(0x11A7 + index % 28) { result.append(final) }
     }
     return result
   }

@@ -68,8 +68,21 @@ public struct ICUNormalizer: @unchecked Sendable {
   /// `scalars` in this normalization form.
   public func normalized(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
     var units: [UInt16] = []
+    units.reserveCapacity(scalars.count)
     for scalar in scalars { UTF16.encode(scalar) { units.append($0) } }
-    return Array(String(decoding: normalize(utf16: units), as: UTF16.self).unicodeScalars)
+    // Decoded directly, with no string between (as String would, U+FFFD for a fault).
+    var result: [Unicode.Scalar] = []
+    var decoder = UTF16()
+    var iterator = normalize(utf16: units).makeIterator()
+    result.reserveCapacity(units.count)
+    decoding: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): result.append(scalar)
+      case .error: result.append("\u{FFFD}")
+      case .emptyInput: break decoding
+      }
+    }
+    return result
   }
 
   /// Normalizes UTF-16 code units.

@@ -27,6 +27,9 @@ struct NormalizationPass {
   var segmentOpen = false
   var segmentStable = false
   var segmentHangul = false
+  /// Whether some bytes were not UTF-8 (or a sequence was cut off by the end
+  /// of the last input).
+  var sawInvalid = false
 
   init(
     input: UnsafeBufferPointer<UInt8>, table: UnsafeMutablePointer<UInt8>,
@@ -236,13 +239,23 @@ struct NormalizationPass {
     UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: UInt32.self)
   }
 
-  /// The copy loop of the decomposing forms.
+  /// The copy loop of the decomposing forms: ``DecomposingKernel`` while
+  /// eight bytes or more are left, then ``copyLoop`` for the last few.
   @inline(never)
   static func copyDecomposing(
     _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
     _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>,
     _ syllableTable: UnsafeRawPointer
   ) {
+    let start = state.position
+    let stop = DecomposingKernel.run(
+      base, from: start, count: count, out, written: state.written, table, syllableTable)
+    if stop.position > start {
+      state.position = stop.position
+      state.written = stop.written
+      DecomposingKernel.describeLast(before: stop.position, base, table, &state)
+    }
+    guard stop.nearEnd else { return }
     copyLoop(composes: false, &state, base, count, out, table, syllableTable)
   }
 
@@ -500,6 +513,7 @@ struct NormalizationPass {
         case .incomplete where !isLast:
           return hold()
         case .invalid, .incomplete:
+          sawInvalid = true
           startSegment(at: position, stable: true, hangul: false)
           afterInvalid = true
           position += 1

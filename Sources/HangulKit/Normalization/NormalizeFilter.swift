@@ -27,18 +27,27 @@ public struct NormalizeFilter: ByteFilter {
     self.normalizer = normalizer
   }
 
+  /// Whether the last chunk was UTF-8 but perhaps for a sequence cut off at
+  /// its end (every byte goes through the normalizer's exact decoding; a
+  /// chunk that joined a long held run is not vouched for).
+  public private(set) var lastChunkWasUTF8 = false
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     var start = 0
+    var wasUTF8 = true
     if !carry.isEmpty {
       // The carried segment may continue in this chunk: normalize it with the
       // chunk up to the first ASCII byte, a boundary in every form.
       let limit = min(chunk.count, 4096)
       if let boundary = (0..<limit).first(where: { chunk[$0] < 0x80 }) {
         carry.append(contentsOf: chunk[..<boundary])
-        carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
+        wasUTF8 = carry.withUnsafeBufferPointer {
+          normalizer.normalizeReportingUTF8($0, isLast: true, into: sink).wasUTF8
+        }
         carry.removeAll(keepingCapacity: true)
         start = boundary
       } else {
+        lastChunkWasUTF8 = false
         carry.append(contentsOf: chunk)
         normalizeCarry()
         sink.drain(into: &output)
@@ -49,15 +58,23 @@ public struct NormalizeFilter: ByteFilter {
     // leaves its last segment to the next one.
     while chunk.count - start > Self.pieceSize {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
-      let consumed = normalizer.normalize(piece, isLast: false, into: sink)
+      let (consumed, pieceWasUTF8) = normalizer.normalizeReportingUTF8(
+        piece, isLast: false, into: sink)
       sink.drain(into: &output)
       guard consumed > 0 else { break }
+      // What was held back is decoded again with the next piece.
+      wasUTF8 = wasUTF8 && pieceWasUTF8
       start += consumed
     }
     let rest = UnsafeBufferPointer(rebasing: chunk[start...])
-    let consumed = normalizer.normalize(rest, isLast: false, into: sink)
+    let (consumed, restWasUTF8) = normalizer.normalizeReportingUTF8(
+      rest, isLast: false, into: sink)
     carry.append(contentsOf: rest[consumed...])
-    if carry.count > Self.longestHeldRun { forceCarry() }
+    lastChunkWasUTF8 = wasUTF8 && restWasUTF8
+    if carry.count > Self.longestHeldRun {
+      forceCarry()
+      lastChunkWasUTF8 = false
+    }
     sink.drain(into: &output)
   }
 

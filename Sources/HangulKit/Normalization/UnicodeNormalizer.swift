@@ -43,10 +43,21 @@ public struct UnicodeNormalizer {
   public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
     -> Int
   {
+    normalizeReportingUTF8(input, isLast: isLast, into: sink).consumed
+  }
+
+  /// Normalizes as ``normalize(_:isLast:into:)`` does; `wasUTF8` tells
+  /// whether every byte of `input` was UTF-8, but perhaps a sequence cut off
+  /// by its end when `isLast` is false (the pass decodes every byte, the
+  /// part held back too).
+  func normalizeReportingUTF8(
+    _ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink
+  ) -> (consumed: Int, wasUTF8: Bool) {
     decompositions.bytes.withUnsafeBufferPointer { syllables in
       var pass = NormalizationPass(
         input: input, table: properties.table, syllables: syllables, sink: sink, normalizer: self)
-      return pass.run(isLast: isLast)
+      let consumed = pass.run(isLast: isLast)
+      return (consumed, !pass.sawInvalid)
     }
   }
 

@@ -17,7 +17,7 @@
 /// memory O(1) apart from ICU's buffers.
 public struct NormalFormChecker {
   /// A disagreement found before any text: the fast path differs from ICU.
-  public struct FastPathDisagreement: Error, CustomStringConvertible {
+  public struct FastPathDisagreement: Error, CustomStringConvertible, Sendable {
     public var description: String
   }
 
@@ -30,6 +30,9 @@ public struct NormalFormChecker {
   public private(set) var problemCount = 0
 
   private let properties: NormalizationProperties
+  /// Whether every code point of U+1100–U+11FF (conjoining jamo, the
+  /// decomposed forms' Hangul) is in the form alone with a boundary before it.
+  private let jamoStable: Bool
   private let workspace = ICUWorkspace()
   private var inputs: [(firstRecord: Int, name: String)] = []
   /// The index in `inputs` of the input of the first problem.
@@ -41,7 +44,37 @@ public struct NormalFormChecker {
     self.form = form
     self.separator = separator
     properties = try NormalizationProperties(form)
-    try Self.checkFastPath(form)
+    let properties = properties
+    jamoStable = (UInt32(0x1100)...0x11FF).allSatisfy {
+      properties.flags(of: $0) & NormalizationProperties.stable != 0
+    }
+    let outcome =
+      switch form {
+      case .nfc: Self.nfcOutcome
+      case .nfd: Self.nfdOutcome
+      case .nfkc: Self.nfkcOutcome
+      case .nfkd: Self.nfkdOutcome
+      }
+    if let disagreement = outcome { throw disagreement }
+  }
+
+  // What ``checkFastPath(_:)`` found for each form, once per process and
+  // only for the forms asked for (a program makes a checker for each piece
+  // of its input).
+  private static let nfcOutcome = fastPathOutcome(.nfc)
+  private static let nfdOutcome = fastPathOutcome(.nfd)
+  private static let nfkcOutcome = fastPathOutcome(.nfkc)
+  private static let nfkdOutcome = fastPathOutcome(.nfkd)
+
+  private static func fastPathOutcome(_ form: ICUNormalizer.Form) -> FastPathDisagreement? {
+    do {
+      try checkFastPath(form)
+      return nil
+    } catch let disagreement as FastPathDisagreement {
+      return disagreement
+    } catch {
+      return FastPathDisagreement(description: "\(error)")
+    }
   }
 
   /// What the line of ``firstProblem`` moves by when this checker's first
@@ -104,7 +137,8 @@ public struct NormalFormChecker {
       if runStart < 0, segmentStable, let base = text.baseAddress {
         while position < count {
           var last = segmentStart
-          let stop = Self.passStable(base, count, from: position, separator, table, last: &last)
+          let stop = Self.passStable(
+            base, count, from: position, separator, table, jamoStable: jamoStable, last: &last)
           if stop > position {
             segmentStart = last
             afterInvalid = false
@@ -174,13 +208,30 @@ public struct NormalFormChecker {
   @inline(never)
   static func passStable(
     _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, _ separator: UInt8,
-    _ table: UnsafeMutablePointer<UInt8>, last: inout Int
+    _ table: UnsafeMutablePointer<UInt8>, jamoStable: Bool, last: inout Int
   ) -> Int {
     var position = start
     var lastStart = last
     defer { last = lastStart }
     let separators = UInt64(separator) &* 0x0101_0101_0101_0101
     while position < count {
+      // Whole words: the ASCII a word starts with, and conjoining jamo two at a time.
+      while position &+ 8 <= count {
+        let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+        if word & 0x80 == 0 {
+          let matches = separatorBits(word, separators)
+          guard matches & 0x80 == 0 else { return position }
+          let stops = word & 0x8080_8080_8080_8080 | matches
+          position &+= stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
+          lastStart = position &- 1
+          continue
+        }
+        guard jamoStable, word & 0xC0FC_FFC0_FCFF == 0x8084_E180_84E1 else { break }
+        // Both in U+1100–U+11FF, a block stable in the form: no look-up.
+        lastStart = position &+ 3
+        position &+= 6
+      }
+      guard position < count else { break }
       let lead = base[position]
       if lead < 0x80 {
         guard lead != separator else { return position }
@@ -188,11 +239,7 @@ public struct NormalFormChecker {
         position &+= 1
         while position &+ 8 <= count {
           let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-          let difference = word ^ separators
-          // A byte equal to the separator makes its byte of this 0x80.
-          let matches =
-            ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference
-            | 0x7F7F_7F7F_7F7F_7F7F)
+          let matches = separatorBits(word, separators)
           guard (word & 0x8080_8080_8080_8080) | matches == 0 else { break }
           position &+= 8
           lastStart = position &- 1
@@ -225,6 +272,16 @@ public struct NormalFormChecker {
       position &+= 3
     }
     return position
+  }
+
+  /// 0x80 in each byte of `word` that equals the separator (`separators`
+  /// holds it in every byte), exactly.
+  @inline(__always)
+  static func separatorBits(_ word: UInt64, _ separators: UInt64) -> UInt64 {
+    let difference = word ^ separators
+    return
+      ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference
+      | 0x7F7F_7F7F_7F7F_7F7F)
   }
 
   /// Asks ICU whether the run `start..<end` is in the form.

@@ -53,6 +53,12 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   public init(_ inner: Inner, verifier: OutputVerifier?) {
     self.inner = inner
     self.verifier = verifier
+    if let verifier, verifier.everyUnitAgrees {
+      // What the proof covers: every syllable (composed) or group
+      // (decomposed), and the compatibility jamo of composed output.
+      let proven = verifier.expectation == .composed ? unitStates.count : HangulSyllable.count
+      for index in 0..<proven { unitStates[index] = 1 }
+    }
   }
 
   public mutating func beginInput(named name: String) {
@@ -74,7 +80,8 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
       : place.outputLinesBefore - place.recordsBefore
   }
 
-  public var lastChunkWasUTF8: Bool { verifier == nil && inner.lastChunkWasUTF8 }
+  /// The inner filter's finding: every chunk reaches it whole, verified or not.
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
@@ -97,30 +104,29 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     checkSpan()
   }
 
-  private static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  /// The newlines in `bytes`, 16 bytes a step with no branch: each lane of
+  /// a vector counts the newlines it saw, summed every 255 steps.
+  static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
+    let newline = SIMD16<UInt8>(repeating: 0x0A)
     var count = 0
     var index = 0
-    while index &+ 8 <= bytes.count {
-      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-      let newlines = newlineBits(word)
-      if newlines != 0 { count &+= newlines.nonzeroBitCount }
-      index &+= 8
+    while bytes.count &- index >= 16 {
+      var lanes = SIMD16<UInt8>()
+      let steps = min(255, (bytes.count &- index) &>> 4)
+      for _ in 0..<steps {
+        let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+        // A lane that matches is all ones: subtracting it adds one.
+        lanes &-= unsafeBitCast(block .== newline, to: SIMD16<UInt8>.self)
+        index &+= 16
+      }
+      count &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
     }
     while index < bytes.count {
       count &+= base[index] == 0x0A ? 1 : 0
       index &+= 1
     }
     return count
-  }
-
-  /// 0x80 in each byte of `word` that is a newline, exactly.
-  @inline(__always)
-  private static func newlineBits(_ word: UInt64) -> UInt64 {
-    let difference = word ^ 0x0A0A_0A0A_0A0A_0A0A
-    return
-      ~(((difference & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | difference
-      | 0x7F7F_7F7F_7F7F_7F7F)
   }
 
   /// Checks a block of output: whole lines by the fast scan where it can
@@ -166,12 +172,12 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     var rest = lines
     while !rest.isEmpty {
       switch fastScan(rest, verifier) {
-      case .agrees(let count):
-        outputLine += count
+      case .agrees:
+        outputLine += Self.newlines(in: rest)
         return
-      case .failed(let position, let linesBefore):
-        outputLine += linesBefore
+      case .failed(let position):
         let lineStart = rest[..<position].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        outputLine += Self.newlines(in: UnsafeBufferPointer(rebasing: rest[..<lineStart]))
         let lineEnd = rest[position...].firstIndex(of: 0x0A) ?? (rest.count - 1)
         verify(UnsafeBufferPointer(rebasing: rest[lineStart...lineEnd]), isLast: false)
         rest = UnsafeBufferPointer(rebasing: rest[(lineEnd + 1)...])
@@ -181,10 +187,10 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
 
   /// The outcome of the fast scan.
   private enum ScanResult {
-    /// Every line agrees; how many there are.
-    case agrees(lines: Int)
-    /// The scan cannot decide the unit at `position`, after `linesBefore` whole lines.
-    case failed(at: Int, linesBefore: Int)
+    /// Every line agrees.
+    case agrees
+    /// The scan cannot decide the unit at `position`.
+    case failed(at: Int)
   }
 
   /// Scans whole lines: they agree when every Hangul unit in them is one the
@@ -192,12 +198,52 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
   private mutating func fastScan(_ bytes: UnsafeBufferPointer<UInt8>, _ verifier: OutputVerifier)
     -> ScanResult
   {
+    // Decomposed output whose every group agrees: the two halves of the
+    // lines at once (two independent scans in one loop), then unit by unit
+    // where either stopped.
+    if verifier.expectation == .decomposed, verifier.everyUnitAgrees, bytes.count >= 4096,
+      let base = bytes.baseAddress,
+      let newline = bytes[(bytes.count / 2)...].firstIndex(of: 0x0A), newline + 1 < bytes.count
+    {
+      let middle = newline + 1
+      let (firstStop, secondStop) = AgreedUnitScan.passDecomposedInTwo(
+        base, middle: middle, bytes.count, 0, middle)
+      let firstHalf = UnsafeBufferPointer(rebasing: bytes[..<middle])
+      if case .failed(let position) = scanUnits(firstHalf, from: firstStop, verifier) {
+        return .failed(at: position)
+      }
+      let secondHalf = UnsafeBufferPointer(rebasing: bytes[middle...])
+      if case .failed(let position) = scanUnits(secondHalf, from: secondStop - middle, verifier) {
+        return .failed(at: middle + position)
+      }
+      return .agrees
+    }
+    return scanUnits(bytes, from: 0, verifier)
+  }
+
+  /// The scan of whole lines from `start`: the bulk by ``AgreedUnitScan``,
+  /// what it stops at unit by unit, asking ICU about a unit not seen before.
+  private mutating func scanUnits(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ verifier: OutputVerifier
+  ) -> ScanResult {
     let decomposed = verifier.expectation == .decomposed
     return unitStates.withUnsafeMutableBufferPointer { states in
       let count = bytes.count
-      var position = 0
-      var lines = 0
+      var position = start
+      let everyJamoAgrees = verifier.everyUnitAgrees && !decomposed
+      let everyGroupAgrees = verifier.everyUnitAgrees && decomposed
       while position < count {
+        // The bulk: ASCII and the units ICU has agreed with, through pointers.
+        if let base = bytes.baseAddress, let stateBase = states.baseAddress {
+          if decomposed {
+            AgreedUnitScan.passDecomposed(
+              base, count, &position, everyGroupAgrees ? nil : UnsafePointer(stateBase))
+          } else {
+            AgreedUnitScan.passComposed(
+              base, count, &position, stateBase, everyJamoAgrees: everyJamoAgrees)
+          }
+          guard position < count else { break }
+        }
         // Decomposed output: an initial–vowel–final group read as one word,
         // when ICU has agreed with it before.
         if decomposed, position + 12 <= count, let base = bytes.baseAddress,
@@ -209,17 +255,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
         }
         let lead = bytes[position]
         if lead < 0x80 {
-          lines &+= lead == 0x0A ? 1 : 0
           position &+= 1
-          // Then ASCII eight bytes at a time.
-          guard let base = bytes.baseAddress else { continue }
-          while position &+ 8 <= count {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            guard word & 0x8080_8080_8080_8080 == 0 else { break }
-            let newlines = Self.newlineBits(word)
-            if newlines != 0 { lines &+= newlines.nonzeroBitCount }
-            position &+= 8
-          }
           continue
         }
         // Hangul is all three-byte sequences led by E1, E3 or EA–ED.
@@ -268,7 +304,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
             }
           }
         } else if let scalar = Unicode.Scalar(value), HangulNormalization.isHangul(scalar) {
-          return .failed(at: start, linesBefore: lines)
+          return .failed(at: start)
         } else {
           position &+= 1
           continue
@@ -279,9 +315,9 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
             Unicode.Scalar.init)
           states[index] = verifier.check(units) == nil ? 1 : 2
         }
-        guard states[index] == 1 else { return .failed(at: start, linesBefore: lines) }
+        guard states[index] == 1 else { return .failed(at: start) }
       }
-      return .agrees(lines: lines)
+      return .agrees
     }
   }
 
