@@ -187,6 +187,21 @@ struct DecomposeFastPath: Sendable {
     if count - start >= 8 {
       let safeEnd = end - 8
       while cursor <= safeEnd {
+        // Syllables, nearly all of Korean text, two at a time when they
+        // come two in a row, straight from one load of eight bytes.
+        let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self))
+        let index = syllableIndex(word)
+        if index < UInt32(HangulSyllable.count) {
+          copyEntry(index, to: &target, tables, words: words)
+          let nextIndex = syllableIndex(word &>> 24)
+          if nextIndex < UInt32(HangulSyllable.count) {
+            copyEntry(nextIndex, to: &target, tables, words: words)
+            cursor += 6
+          } else {
+            cursor += 3
+          }
+          continue
+        }
         guard step(&cursor, end, &target, tables, words: words, checksEnd: false) else {
           return (cursor - input, target - output)
         }
@@ -196,6 +211,33 @@ struct DecomposeFastPath: Sendable {
       guard step(&cursor, end, &target, tables, words: words, checksEnd: true) else { break }
     }
     return (cursor - input, target - output)
+  }
+
+  /// The syllable index of the three-byte sequence in the low bytes of
+  /// `word` (first byte lowest), or a number past the syllables when they
+  /// are not one.
+  @inline(__always)
+  private static func syllableIndex(_ word: UInt64) -> UInt32 {
+    guard word & 0xC0_C0F0 == 0x80_80E0 else { return UInt32.max }
+    let value = (word & 0x0F) &<< 12 | (word &>> 2) & 0xFC0 | (word &>> 16) & 0x3F
+    return UInt32(truncatingIfNeeded: value) &- HangulSyllable.firstScalarValue
+  }
+
+  /// Copies the entry of syllable `index` in whole words and moves `target`
+  /// on by its length, found in the last byte of the last word.
+  @inline(__always)
+  private static func copyEntry(
+    _ index: UInt32, to target: inout UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int
+  ) {
+    let source = tables.syllables + Int(index) &* (words &* 8)
+    let destination = UnsafeMutableRawPointer(target)
+    var last = source.loadUnaligned(as: UInt64.self)
+    destination.storeBytes(of: last, as: UInt64.self)
+    for word in 1..<max(words, 1) {
+      last = source.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
+      destination.storeBytes(of: last, toByteOffset: word &* 8, as: UInt64.self)
+    }
+    target += Int(truncatingIfNeeded: UInt64(littleEndian: last) >> 56)
   }
 
   /// Takes one unit at `cursor`; `false` when it is one for the decomposer.
@@ -230,16 +272,7 @@ struct DecomposeFastPath: Sendable {
       let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
       let index = value &- HangulSyllable.firstScalarValue
       if index < UInt32(HangulSyllable.count) {
-        // Whole words, the length in the last byte of the last one.
-        let source = tables.syllables + Int(index) &* (words &* 8)
-        let destination = UnsafeMutableRawPointer(target)
-        var last = source.loadUnaligned(as: UInt64.self)
-        destination.storeBytes(of: last, as: UInt64.self)
-        for word in 1..<max(words, 1) {
-          last = source.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
-          destination.storeBytes(of: last, toByteOffset: word &* 8, as: UInt64.self)
-        }
-        target += Int(truncatingIfNeeded: UInt64(littleEndian: last) >> 56)
+        copyEntry(index, to: &target, tables, words: words)
         cursor += 3
         return true
       }
