@@ -7,6 +7,16 @@ let argumentParser = Target.Dependency.product(
 /// What every executable uses: the library, the shared options, the parser.
 let commandLine: [Target.Dependency] = ["HangulKit", "HangulCommandLine", argumentParser]
 
+/// Release programs link the Swift runtime statically: a run starts without
+/// loading and relocating a dozen shared libraries (a few milliseconds, a
+/// fair share of a short run). The runtime's Foundation part needs its two
+/// support libraries named.
+let staticRuntime: [LinkerSetting] = [
+  .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+  .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+  .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
+]
+
 let package = Package(
   name: "hangul-tools",
   products: [
@@ -25,10 +35,14 @@ let package = Package(
     .systemLibrary(name: "CSystemCalls"),
     .target(name: "HangulKit", dependencies: ["CICU", "CExpat", "CSystemCalls"]),
     .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
-    .executableTarget(name: "hangul-compose", dependencies: commandLine),
-    .executableTarget(name: "hangul-decompose", dependencies: commandLine),
-    .executableTarget(name: "hangul-reviews", dependencies: commandLine),
-    .executableTarget(name: "hangul-normalize", dependencies: commandLine),
+    .executableTarget(
+      name: "hangul-compose", dependencies: commandLine, linkerSettings: staticRuntime),
+    .executableTarget(
+      name: "hangul-decompose", dependencies: commandLine, linkerSettings: staticRuntime),
+    .executableTarget(
+      name: "hangul-reviews", dependencies: commandLine, linkerSettings: staticRuntime),
+    .executableTarget(
+      name: "hangul-normalize", dependencies: commandLine, linkerSettings: staticRuntime),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
     .testTarget(
       name: "EndToEndTests",

@@ -119,21 +119,40 @@ struct HangulDecompose: ParsableCommand {
   func run<Filter: ByteFilter>(
     _ makeFilter: () throws -> Filter, _ verifier: OutputVerifier?, _ diagnostics: Diagnostics
   ) throws -> Int32 {
-    if stats, let keyboard = try? loadKeyboard() {
-      var filter = VerifyingFilter(
-        KeystrokeCountingFilter(try makeFilter(), keyboard: keyboard), verifier: verifier)
-      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-        &filter, report: diagnostics.report)
-      let counted = filter.inner.statistics
-      diagnostics.write(
-        "keystrokes  \(counted.keystrokes)\ncharacters  \(counted.characters)\nKSPC        "
-          + "\(StatisticsReport.format(counted.keystrokesPerCharacter, digits: 3))\n")
-      return verificationStatus(of: filter, after: status, report: diagnostics.report)
+    guard stats else {
+      let (status, tally) = runParallel(makeFilter, jobs: jobs.jobs, verifier, diagnostics) { _ in }
+      return tally.status(after: status, report: diagnostics.report)
     }
-    // Every filter here starts each line afresh: lines can go to separate threads.
+    // Keystrokes and characters add up line by line, so the pieces' counts
+    // add up to the whole text's; a phone keypad's counts run on one thread.
+    let keyboard = try loadKeyboard()
+    var keystrokes = 0
+    var characters = 0
+    let (status, tally) = runParallel(
+      { KeystrokeCountingFilter(try makeFilter(), keyboard: keyboard) },
+      jobs: keyboard.layout.type == .keypad ? 1 : jobs.jobs, verifier, diagnostics
+    ) { filter in
+      keystrokes += filter.statistics.keystrokes
+      characters += filter.statistics.characters
+    }
+    let perCharacter = characters > 0 ? Double(keystrokes) / Double(characters) : nil
+    diagnostics.write(
+      "keystrokes  \(keystrokes)\ncharacters  \(characters)\nKSPC        "
+        + "\(StatisticsReport.format(perCharacter, digits: 3))\n")
+    return tally.status(after: status, report: diagnostics.report)
+  }
+
+  /// Runs a filter on `jobs` threads (every filter here starts each line
+  /// afresh: lines can go to separate threads) and hands each finished
+  /// filter to `finished` in input order; returns the status and what the
+  /// verifier found.
+  func runParallel<Filter: ByteFilter>(
+    _ makeFilter: () throws -> Filter, jobs: Int, _ verifier: OutputVerifier?,
+    _ diagnostics: Diagnostics, finished: (Filter) -> Void
+  ) -> (Int32, VerificationTally) {
     let verifies = verifier != nil
     let expectation = verifier?.expectation ?? .composed
-    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
     runner.countsOutputLines = verifies
     var tally = VerificationTally()
     let status = runner.run(
@@ -141,9 +160,11 @@ struct HangulDecompose: ParsableCommand {
         VerifyingFilter(
           try makeFilter(), verifier: verifies ? try OutputVerifier(expecting: expectation) : nil)
       }, continues: { _, _ in true },
-      merge: { filter, place, finished in
-        if finished { tally.add(filter, at: place) }
+      merge: { filter, place, isFinished in
+        guard isFinished else { return }
+        tally.add(filter, at: place)
+        finished(filter.inner)
       }, report: diagnostics.report)
-    return tally.status(after: status, report: diagnostics.report)
+    return (status, tally)
   }
 }

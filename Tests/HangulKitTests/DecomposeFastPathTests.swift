@@ -82,6 +82,31 @@ struct DecomposeFastPathTests {
     }
   }
 
+  @Test("a text longer than the loop's slices agrees, units cut at slice ends included")
+  func agreesOverSlices() {
+    var generator = SeededGenerator(seed: 29)
+    var bytes: [UInt8] = []
+    while bytes.count < 100_000 { bytes += Self.randomText(&generator) }
+    for (form, plain) in Self.options {
+      let expected = Self.reference(bytes, form, plain: plain)
+      #expect(Self.filtered(bytes, form, plain: plain, cuts: []) == expected, "\(form) whole")
+      for _ in 0..<3 {
+        let cuts = (0..<4).map { _ in Int.random(in: 0...bytes.count, using: &generator) }
+        #expect(Self.filtered(bytes, form, plain: plain, cuts: cuts) == expected, "\(form) \(cuts)")
+      }
+    }
+    // Every offset of a three-byte syllable and a four-byte scalar around the first slice end.
+    for form in [DecompositionForm.keys, .qwerty] {
+      for shift in 0..<4 {
+        let text =
+          Array(repeating: UInt8(ascii: "a"), count: 16 * 1024 - 6 + shift)
+          + Array("닭😀각ㅏ 가\n".utf8)
+        let expected = Self.reference(text, form, plain: false)
+        #expect(Self.filtered(text, form, plain: false, cuts: []) == expected, "\(form) \(shift)")
+      }
+    }
+  }
+
   @Test("the validator finds the same first fault when it skips the chunks the filter checked")
   func validatorShortcutAgrees() {
     var generator = SeededGenerator(seed: 7)

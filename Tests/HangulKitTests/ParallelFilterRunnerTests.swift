@@ -112,6 +112,17 @@ import Testing
     try Self.expectSameAsOneThread([Self.prose, Self.keys]) { DecomposeFilter(form: form) }
   }
 
+  @Test("a piece the filter found to be UTF-8 but that ends inside a sequence is still checked")
+  func decomposingAFileEndingInsideASequence() throws {
+    for tail: [UInt8] in [[0xEA, 0xB0], [0xE3], [0xF0, 0x9F, 0x98], [0xC3]] {
+      try Self.expectSameAsOneThread([Self.prose + tail]) { DecomposeFilter(form: .keys) }
+      let single = try Self.run([Self.prose + tail], jobs: 1, pieceSize: 0) {
+        DecomposeFilter(form: .keys)
+      }
+      #expect(single.messages.count == 1, "\(tail)")
+    }
+  }
+
   @Test(arguments: [ICUNormalizer.Form.nfc, .nfd, .nfkc, .nfkd])
   func normalizing(form: ICUNormalizer.Form) throws {
     var nfd = try NormalizeFilter(form: .nfd)

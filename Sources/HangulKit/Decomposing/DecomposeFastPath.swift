@@ -11,14 +11,13 @@
 ///     let fast = DecomposeFastPath(Decomposer(form: .qwerty))
 ///     // fast.run over "닭 a" writes "ekfr \u{2060}a" and stops at the end.
 ///
-/// Building takes O(11,172) once per filter (the syllable table itself is
-/// built once per run); the loop is O(n) with no calls,
+/// Building takes O(128) per filter (the syllable table is built once per
+/// run); the loop is O(n) with no calls,
 /// bounds checks or reference counting per unit.
 struct DecomposeFastPath: Sendable {
-  /// What each syllable becomes (``DecompositionTable``, shared, not copied).
+  /// What each syllable becomes (``DecompositionTable``, shared, not copied):
+  /// entries of whole words, each with its length in its last byte.
   let table: DecompositionTable
-  /// How many 8-byte words the loop copies for a syllable: enough for the longest.
-  let words: Int
   /// Each ASCII byte's output (up to four bytes, little-endian) in the low 32
   /// bits and its length above.
   let ascii: [UInt64]
@@ -27,10 +26,13 @@ struct DecomposeFastPath: Sendable {
   let prefixesLetters: Bool
   let wordPathAllowed: Bool
 
-  /// The most bytes written for one byte read, for sizing the output.
-  static let expansion = 6
-  /// Bytes the loop may write past what it reports as written.
-  static let slack = 32
+  /// The most bytes written for one byte read, for sizing the output: four
+  /// for an ASCII byte with its literal prefix, or a third of the longest
+  /// syllable's output.
+  let expansion: Int
+  /// Bytes the loop may write past what it reports as written: the rest of
+  /// an entry's last word.
+  let slack: Int
 
   init(_ decomposer: Decomposer) {
     var asciiEntries = [UInt64](repeating: 0, count: 128)
@@ -59,9 +61,8 @@ struct DecomposeFastPath: Sendable {
       && (!prefixesControls || controls.allSatisfy(special.contains))
       && (!prefixesLetters || letters.allSatisfy(special.contains))
     table = decomposer.table
-    var longest = 0
-    for index in 0..<HangulSyllable.count { longest = max(longest, Int(table.lengths[index])) }
-    words = min(3, (longest + 7) / 8)  // entries are at most 18 bytes
+    expansion = max(4, (table.longestSyllable + 2) / 3)
+    slack = table.words * 8 + 8
   }
 
   /// Where the loop stopped, how many bytes it wrote, and the last unit it
@@ -78,26 +79,45 @@ struct DecomposeFastPath: Sendable {
   func run(
     _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutablePointer<UInt8>
   ) -> Stop {
-    table.bytes.withUnsafeBytes { syllableBytes in
-      table.lengths.withUnsafeBufferPointer { lengths in
-        ascii.withUnsafeBufferPointer { asciiEntries in
-          guard let base = input.baseAddress, let table = syllableBytes.baseAddress,
-            let lengthBase = lengths.baseAddress, let asciiBase = asciiEntries.baseAddress
-          else { return Stop(position: start, written: 0, lastUnit: nil) }
-          let tables = Tables(
-            syllables: table, lengths: lengthBase, words: words, ascii: asciiBase,
-            prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
-            wordPathAllowed: wordPathAllowed)
-          return Self.loop(base, count: input.count, from: start, into: output, tables)
-        }
+    table.entries.withUnsafeBytes { entries in
+      ascii.withUnsafeBufferPointer { asciiEntries in
+        guard let base = input.baseAddress, let entryBase = entries.baseAddress,
+          let asciiBase = asciiEntries.baseAddress
+        else { return Stop(position: start, written: 0, lastUnit: nil) }
+        let tables = Tables(
+          syllables: entryBase, words: table.words, ascii: asciiBase,
+          prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
+          wordPathAllowed: wordPathAllowed)
+        let (position, written) = Self.loop(
+          base, count: input.count, from: start, into: output, tables)
+        return Stop(
+          position: position, written: written,
+          lastUnit: Self.lastUnit(base, from: start, to: position))
       }
     }
+  }
+
+  /// The last unit the loop took before `end`, found from the bytes: three
+  /// bytes that encode a syllable can only be the last unit taken (their lead
+  /// is no continuation byte, and no other unit ends in two continuation
+  /// bytes after such a lead).
+  @inline(__always)
+  private static func lastUnit(_ input: UnsafePointer<UInt8>, from start: Int, to end: Int)
+    -> UInt32?
+  {
+    guard end > start else { return nil }
+    guard end - start >= 3 else { return 0 }
+    let lead = input[end - 3]
+    let second = input[end - 2]
+    let third = input[end - 1]
+    guard lead & 0xF0 == 0xE0, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return 0 }
+    let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+    return value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count) ? value : 0
   }
 
   /// The tables as raw pointers, for the loop.
   private struct Tables {
     let syllables: UnsafeRawPointer
-    let lengths: UnsafePointer<UInt8>
     let words: Int
     let ascii: UnsafePointer<UInt64>
     let prefixesControls: Bool
@@ -141,15 +161,17 @@ struct DecomposeFastPath: Sendable {
     }
   }
 
-  /// The loop, specialized for the number of words a syllable takes.
+  /// The loop, specialized for the number of words a syllable takes; returns
+  /// where it stopped and how many bytes it wrote.
   private static func loop(
     _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
     into output: UnsafeMutablePointer<UInt8>, _ tables: Tables
-  ) -> Stop {
+  ) -> (Int, Int) {
     switch tables.words {
     case ...1: loop(input, count: count, from: start, into: output, tables, words: 1)
     case 2: loop(input, count: count, from: start, into: output, tables, words: 2)
-    default: loop(input, count: count, from: start, into: output, tables, words: 3)
+    case 3: loop(input, count: count, from: start, into: output, tables, words: 3)
+    default: loop(input, count: count, from: start, into: output, tables, words: tables.words)
     }
   }
 
@@ -157,35 +179,72 @@ struct DecomposeFastPath: Sendable {
   private static func loop(
     _ input: UnsafePointer<UInt8>, count: Int, from start: Int,
     into output: UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int
-  ) -> Stop {
+  ) -> (Int, Int) {
     var cursor = input + start
     let end = input + count
     var target = output
-    var lastUnit: UInt32? = nil
     // Eight bytes or more ahead, no unit can run past the end: no checks.
     if count - start >= 8 {
       let safeEnd = end - 8
       while cursor <= safeEnd {
-        guard
-          step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: false)
-        else {
-          return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+        // Syllables, nearly all of Korean text, two at a time when they
+        // come two in a row, straight from one load of eight bytes.
+        let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self))
+        let index = syllableIndex(word)
+        if index < UInt32(HangulSyllable.count) {
+          copyEntry(index, to: &target, tables, words: words)
+          let nextIndex = syllableIndex(word &>> 24)
+          if nextIndex < UInt32(HangulSyllable.count) {
+            copyEntry(nextIndex, to: &target, tables, words: words)
+            cursor += 6
+          } else {
+            cursor += 3
+          }
+          continue
+        }
+        guard step(&cursor, end, &target, tables, words: words, checksEnd: false) else {
+          return (cursor - input, target - output)
         }
       }
     }
     while cursor < end {
-      guard step(&cursor, end, &target, &lastUnit, tables, words: words, checksEnd: true)
-      else { break }
+      guard step(&cursor, end, &target, tables, words: words, checksEnd: true) else { break }
     }
-    return Stop(position: cursor - input, written: target - output, lastUnit: lastUnit)
+    return (cursor - input, target - output)
+  }
+
+  /// The syllable index of the three-byte sequence in the low bytes of
+  /// `word` (first byte lowest), or a number past the syllables when they
+  /// are not one.
+  @inline(__always)
+  private static func syllableIndex(_ word: UInt64) -> UInt32 {
+    guard word & 0xC0_C0F0 == 0x80_80E0 else { return UInt32.max }
+    let value = (word & 0x0F) &<< 12 | (word &>> 2) & 0xFC0 | (word &>> 16) & 0x3F
+    return UInt32(truncatingIfNeeded: value) &- HangulSyllable.firstScalarValue
+  }
+
+  /// Copies the entry of syllable `index` in whole words and moves `target`
+  /// on by its length, found in the last byte of the last word.
+  @inline(__always)
+  private static func copyEntry(
+    _ index: UInt32, to target: inout UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int
+  ) {
+    let source = tables.syllables + Int(index) &* (words &* 8)
+    let destination = UnsafeMutableRawPointer(target)
+    var last = source.loadUnaligned(as: UInt64.self)
+    destination.storeBytes(of: last, as: UInt64.self)
+    for word in 1..<max(words, 1) {
+      last = source.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
+      destination.storeBytes(of: last, toByteOffset: word &* 8, as: UInt64.self)
+    }
+    target += Int(truncatingIfNeeded: UInt64(littleEndian: last) >> 56)
   }
 
   /// Takes one unit at `cursor`; `false` when it is one for the decomposer.
   @inline(__always)
   private static func step(
     _ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
-    _ target: inout UnsafeMutablePointer<UInt8>, _ lastUnit: inout UInt32?, _ tables: Tables,
-    words: Int, checksEnd: Bool
+    _ target: inout UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int, checksEnd: Bool
   ) -> Bool {
     let lead = cursor.pointee
     if lead < 0x80 {
@@ -195,7 +254,6 @@ struct DecomposeFastPath: Sendable {
           UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
           target += 8
           cursor += 8
-          lastUnit = 0
           return true
         }
       }
@@ -204,7 +262,6 @@ struct DecomposeFastPath: Sendable {
         of: UInt32(truncatingIfNeeded: entry), as: UInt32.self)
       target += Int(truncatingIfNeeded: entry >> 32)
       cursor += 1
-      lastUnit = 0
       return true
     }
     if lead & 0xF0 == 0xE0 {
@@ -215,22 +272,8 @@ struct DecomposeFastPath: Sendable {
       let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
       let index = value &- HangulSyllable.firstScalarValue
       if index < UInt32(HangulSyllable.count) {
-        let source = tables.syllables + Int(index) &* DecompositionTable.stride
-        let destination = UnsafeMutableRawPointer(target)
-        destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-        if words > 1 {
-          destination.storeBytes(
-            of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
-            as: UInt64.self)
-        }
-        if words > 2 {
-          destination.storeBytes(
-            of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
-            as: UInt64.self)
-        }
-        target += Int(tables.lengths[Int(index)])
+        copyEntry(index, to: &target, tables, words: words)
         cursor += 3
-        lastUnit = value
         return true
       }
       // Not a syllable: overlong and surrogate forms are not UTF-8.
@@ -240,7 +283,6 @@ struct DecomposeFastPath: Sendable {
       target[2] = third
       target += 3
       cursor += 3
-      lastUnit = 0
       return true
     }
     if lead >= 0xC2, lead <= 0xDF {
@@ -250,7 +292,6 @@ struct DecomposeFastPath: Sendable {
       target[1] = cursor[1]
       target += 2
       cursor += 2
-      lastUnit = 0
       return true
     }
     guard lead >= 0xF0, lead <= 0xF4 else { return false }
@@ -263,7 +304,6 @@ struct DecomposeFastPath: Sendable {
       of: UnsafeRawPointer(cursor).loadUnaligned(as: UInt32.self), as: UInt32.self)
     target += 4
     cursor += 4
-    lastUnit = 0
     return true
   }
 }

@@ -20,6 +20,8 @@ public struct DecomposeFilter: ByteFilter {
   private let fastPath: DecomposeFastPath
   /// Where the fast path writes before the bytes are appended to the output.
   private var scratch: [UInt8] = []
+  /// The input the fast path takes at a time (its output fits in the scratch buffer).
+  private static let sliceSize = 16 * 1024
   /// Whether the last chunk was UTF-8, continuing what was carried into it
   /// and perhaps leaving a sequence open at its end.
   public private(set) var lastChunkWasUTF8 = false
@@ -57,17 +59,23 @@ public struct DecomposeFilter: ByteFilter {
       }
     }
     // The fast path writes through a pointer into a scratch buffer big enough
-    // for the worst case, then appends it.
-    let needed = (chunk.count - start) * DecomposeFastPath.expansion + DecomposeFastPath.slack
-    if scratch.count < needed { scratch = [UInt8](repeating: 0, count: needed) }
+    // for the worst case of a slice, small enough to stay in the cache while
+    // it is appended.
+    let needed = Self.sliceSize * fastPath.expansion + fastPath.slack
+    if scratch.count < needed {
+      // Not zeroed: the loop writes every byte before it is read.
+      scratch = [UInt8](unsafeUninitializedCapacity: needed) { _, count in count = needed }
+    }
     let fastPath = self.fastPath
     var position = start
     while position < chunk.count {
+      let sliceEnd = min(chunk.count, position + Self.sliceSize)
       let stop = scratch.withUnsafeMutableBufferPointer { buffer in
         guard let base = buffer.baseAddress else {
           return DecomposeFastPath.Stop(position: position, written: 0, lastUnit: nil)
         }
-        let stop = fastPath.run(chunk, from: position, into: base)
+        let stop = fastPath.run(
+          UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base)
         output.append(contentsOf: UnsafeBufferPointer(start: base, count: stop.written))
         return stop
       }
@@ -75,7 +83,9 @@ public struct DecomposeFilter: ByteFilter {
         if lastUnit == 0 { decomposer.endHangul() } else { decomposer.noteSyllable(lastUnit) }
       }
       position = stop.position
-      guard position < chunk.count else { break }
+      // The slice is done, or a unit stopped the loop (perhaps one that the
+      // end of the slice cut, whole in the chunk).
+      guard position < sliceEnd else { continue }
       // One unit the fast path does not handle, through the decomposer.
       let lead = chunk[position]
       switch UTF8Stream.step(chunk, at: position) {

@@ -269,10 +269,12 @@ private struct OpenFile {
 private func readFully(
   _ file: OpenFile, at offset: Int, count: Int, into buffer: inout [UInt8]
 ) throws {
-  // Reuses the buffer's storage: fresh pages cost more than the reading.
+  // Reuses the buffer's storage and contents: fresh pages, and zeroing what
+  // is read over, cost more than the reading.
   if buffer.count > count {
     buffer.removeLast(buffer.count - count)
   } else if buffer.count < count {
+    if buffer.capacity < count { buffer.reserveCapacity(roundedCapacity(count)) }
     buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
   }
   var done = 0
@@ -288,6 +290,12 @@ private func readFully(
     done += got
   }
   if done < count { buffer.removeLast(count - done) }
+}
+
+/// `count` rounded up to a whole MiB, so that a buffer reused for pieces of
+/// nearly the same size is not reallocated for a few bytes more.
+private func roundedCapacity(_ count: Int) -> Int {
+  (count + (1 << 20) - 1) & ~((1 << 20) - 1)
 }
 
 /// A piece of one input and what its filter made of it.
@@ -342,7 +350,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private var pieceCount: Int?
   private var cutError: (any Error)?
   private var done: [Int: Piece<Filter>] = [:]
-  /// Emptied buffers of written pieces, kept for the next ones: fresh pages cost more than the work.
+  /// Buffers of written pieces (outputs emptied), kept for the next ones:
+  /// fresh pages cost more than the work.
   private var spareInputs: [[UInt8]] = []
   private var spareOutputs: [[UInt8]] = []
 
@@ -395,7 +404,6 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     var output: [UInt8] = []
     swap(&input, &piece.input)
     swap(&output, &piece.output)
-    input.removeAll(keepingCapacity: true)
     output.removeAll(keepingCapacity: true)
     pthread_mutex_lock(mutex)
     inFlight -= 1
@@ -539,7 +547,10 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   /// The bytes `separatorEnd` reads (guarded by the mutex).
   private var window: [UInt8] = []
 
-  /// Reads and runs one piece (on a worker, without the mutex).
+  /// Reads and runs one piece (on a worker, without the mutex). The piece is
+  /// checked for bytes that are not UTF-8 only when its filter did not find
+  /// every chunk to be UTF-8 (``ByteFilter/lastChunkWasUTF8``) or it ends
+  /// inside a sequence.
   private func run(_ piece: Piece<Filter>) {
     let file = files[piece.fileIndex]
     do {
@@ -547,22 +558,26 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       var filter = try makeFilter()
       let separator = self.separator
       piece.input.withUnsafeBufferPointer { bytes in
-        var validator = UTF8Validator()
-        validator.scan(bytes)
-        validator.finish()
-        piece.firstInvalid = validator.firstInvalid
-        piece.records = Self.count(separator, in: bytes)
-        piece.newlines = separator == 0x0A ? piece.records : Self.count(0x0A, in: bytes)
+        piece.records = ByteCounting.count(separator, in: bytes)
+        piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
       }
-      piece.output.reserveCapacity(piece.input.count * 2)
+      // Room for outputs up to three times as long (keys, NFD) without growing.
+      if piece.output.capacity < piece.input.count * 3 {
+        piece.output.reserveCapacity(roundedCapacity(piece.input.count * 3))
+      }
       if let point = piece.resumePoint {
         filter.beginPiece(named: file.path, resumingAt: point)
       } else {
         filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
       }
       defer { piece.filter = filter }
-      try piece.input.withUnsafeBufferPointer {
-        try Self.feed($0, to: &filter, into: &piece.output)
+      try piece.input.withUnsafeBufferPointer { bytes in
+        let checked = try Self.feed(bytes, to: &filter, into: &piece.output)
+        guard !checked || !Self.endsWithWholeSequence(bytes) else { return }
+        var validator = UTF8Validator()
+        validator.scan(bytes)
+        validator.finish()
+        piece.firstInvalid = validator.firstInvalid
       }
     } catch {
       piece.error = error
@@ -571,29 +586,37 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
 
   /// Hands `bytes` to `filter` in blocks of 128 KiB, as ``FilterRunner``
   /// reads them: a filter's scratch space stays the size it has on one
-  /// thread (a fresh filter per piece would otherwise grow it afresh, page by page).
+  /// thread (a fresh filter per piece would otherwise grow it afresh, page by
+  /// page). Returns whether the filter found every block to be UTF-8.
   static func feed(
     _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8]
-  ) throws {
+  ) throws -> Bool {
     let block = 128 * 1024
     var start = 0
+    var checked = true
     while start < bytes.count {
       let end = min(bytes.count, start + block)
       try filter.process(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &output)
+      checked = checked && filter.lastChunkWasUTF8
       start = end
     }
+    return checked
   }
 
-  /// How many `byte`s `bytes` holds, found with memchr(3).
-  static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    guard var cursor = bytes.baseAddress.map(UnsafeRawPointer.init) else { return 0 }
-    let end = cursor + bytes.count
-    var count = 0
-    while cursor < end, let found = memchr(cursor, Int32(byte), end - cursor) {
-      count += 1
-      cursor = UnsafeRawPointer(found) + 1
+  /// Whether `bytes` does not end inside a UTF-8 sequence (a lead byte
+  /// among its last three bytes with fewer bytes after it than it needs).
+  static func endsWithWholeSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var back = bytes.count - 1
+    while back >= max(0, bytes.count - 3) {
+      let byte = bytes[back]
+      if byte < 0x80 { return true }
+      if byte & 0xC0 == 0xC0 {
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        return back + length <= bytes.count
+      }
+      back -= 1
     }
-    return count
+    return true
   }
 }
 
@@ -680,7 +703,7 @@ private struct PieceWriter<Filter: ByteFilter> {
         self.current = nil
         if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
         do {
-          try piece.input.withUnsafeBufferPointer {
+          _ = try piece.input.withUnsafeBufferPointer {
             try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
           }
           pieceError = nil
@@ -739,7 +762,7 @@ private struct PieceWriter<Filter: ByteFilter> {
   private mutating func emit(_ bytes: [UInt8]) throws {
     if runner.countsOutputLines {
       outputLines += bytes.withUnsafeBufferPointer {
-        PieceSchedule<Filter>.count(0x0A, in: $0)
+        ByteCounting.count(0x0A, in: $0)
       }
     }
     try runner.write(bytes)
