@@ -19,6 +19,8 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.beginInput(named: name)
   }
 
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let start = output.count
     inner.process(chunk, into: &output)

@@ -11,6 +11,9 @@ public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
   private let sink = ByteSink(capacity: 1 << 16)
+  /// Whether the last chunk was UTF-8 (the bytes held back for the next one
+  /// too, but for a sequence cut off at its end).
+  public private(set) var lastChunkWasUTF8 = false
 
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
@@ -28,6 +31,12 @@ public struct NormalizeFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    lastChunkWasUTF8 = true
+    defer {
+      if lastChunkWasUTF8 {
+        lastChunkWasUTF8 = carry.withUnsafeBufferPointer { Self.isUTF8(allowingCutOffEnd: $0) }
+      }
+    }
     var start = 0
     if !carry.isEmpty {
       // The carried segment may continue in this chunk: normalize it with the
@@ -35,7 +44,9 @@ public struct NormalizeFilter: ByteFilter {
       let limit = min(chunk.count, 4096)
       if let boundary = (0..<limit).first(where: { chunk[$0] < 0x80 }) {
         carry.append(contentsOf: chunk[..<boundary])
-        carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
+        _ = carry.withUnsafeBufferPointer {
+          note(normalizer.normalizeNoting($0, isLast: true, into: sink))
+        }
         carry.removeAll(keepingCapacity: true)
         start = boundary
       } else {
@@ -49,13 +60,13 @@ public struct NormalizeFilter: ByteFilter {
     // leaves its last segment to the next one.
     while chunk.count - start > Self.pieceSize {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
-      let consumed = normalizer.normalize(piece, isLast: false, into: sink)
+      let consumed = note(normalizer.normalizeNoting(piece, isLast: false, into: sink))
       sink.drain(into: &output)
       guard consumed > 0 else { break }
       start += consumed
     }
     let rest = UnsafeBufferPointer(rebasing: chunk[start...])
-    let consumed = normalizer.normalize(rest, isLast: false, into: sink)
+    let consumed = note(normalizer.normalizeNoting(rest, isLast: false, into: sink))
     carry.append(contentsOf: rest[consumed...])
     if carry.count > Self.longestHeldRun { forceCarry() }
     sink.drain(into: &output)
@@ -69,7 +80,7 @@ public struct NormalizeFilter: ByteFilter {
 
   private mutating func normalizeCarry() {
     let consumed = carry.withUnsafeBufferPointer {
-      normalizer.normalize($0, isLast: false, into: sink)
+      note(normalizer.normalizeNoting($0, isLast: false, into: sink))
     }
     carry.removeFirst(consumed)
     if carry.count > Self.longestHeldRun { forceCarry() }
@@ -79,9 +90,31 @@ public struct NormalizeFilter: ByteFilter {
   private mutating func forceCarry() {
     var cut = carry.count - 1
     while cut > 0, carry[cut] & 0xC0 == 0x80, carry.count - cut < 4 { cut -= 1 }
-    carry.withUnsafeBufferPointer {
-      _ = normalizer.normalize(UnsafeBufferPointer(rebasing: $0[..<cut]), isLast: true, into: sink)
+    _ = carry.withUnsafeBufferPointer {
+      note(
+        normalizer.normalizeNoting(
+          UnsafeBufferPointer(rebasing: $0[..<cut]), isLast: true, into: sink))
     }
     carry.removeFirst(cut)
+  }
+
+  /// Takes note of whether a normalization found its input UTF-8; returns what it consumed.
+  @discardableResult
+  private mutating func note(_ result: (consumed: Int, wasUTF8: Bool)) -> Int {
+    if !result.wasUTF8 { lastChunkWasUTF8 = false }
+    return result.consumed
+  }
+
+  /// Whether `bytes` is UTF-8 but for a sequence cut off at its end that is
+  /// well-formed as far as it goes (a runner's ``UTF8Validator`` checks such
+  /// an end itself).
+  static func isUTF8(allowingCutOffEnd bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let end = UTF8Validator.wellFormedPrefix(base, from: 0, count: bytes.count)
+    guard end < bytes.count else { return true }
+    guard bytes.count - end < 4, case .incomplete = UTF8Stream.step(bytes, at: end) else {
+      return false
+    }
+    return true
   }
 }

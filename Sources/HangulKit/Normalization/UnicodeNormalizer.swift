@@ -43,10 +43,18 @@ public struct UnicodeNormalizer {
   public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
     -> Int
   {
+    normalizeNoting(input, isLast: isLast, into: sink).consumed
+  }
+
+  /// ``normalize(_:isLast:into:)``, and whether every byte consumed was UTF-8.
+  func normalizeNoting(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
+    -> (consumed: Int, wasUTF8: Bool)
+  {
     decompositions.bytes.withUnsafeBufferPointer { syllables in
       var pass = NormalizationPass(
         input: input, table: properties.table, syllables: syllables, sink: sink, normalizer: self)
-      return pass.run(isLast: isLast)
+      let consumed = pass.run(isLast: isLast)
+      return (consumed, !pass.sawInvalid)
     }
   }
 
