@@ -33,6 +33,11 @@ public struct ComposeFilter: ByteFilter {
   private let asciiActions: [UInt8]
   /// Where a run of text or keys is composed before it goes into the line at once.
   private var scratch: [UInt8] = []
+  /// Whether every printable ASCII character is text (not a key), so that
+  /// NFD text and ASCII go through ``ConjoiningSyllableKernel``.
+  private let composesNFDFast: Bool
+  /// Whether the last chunk was UTF-8 (but for a sequence cut off at its end).
+  public private(set) var lastChunkWasUTF8 = false
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -61,6 +66,7 @@ public struct ComposeFilter: ByteFilter {
       default: return AsciiKeyAction.text
       }
     }
+    composesNFDFast = asciiActions[0x20...0x7E].allSatisfy { $0 == AsciiKeyAction.text }
   }
 
   /// What was typed and written so far: the whole log is one document.
@@ -71,6 +77,7 @@ public struct ComposeFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    lastChunkWasUTF8 = true
     var position = 0
     if decoder.isCarrying {
       // A sequence cut off at the end of the last chunk: finish it slowly,
@@ -182,6 +189,7 @@ public struct ComposeFilter: ByteFilter {
     case .invalid:
       recorder.current.keystrokes += interpreter.apply(.invalidByte(chunk[position]), to: &editor)
       position += 1
+      lastChunkWasUTF8 = false
     case .incomplete:
       decode(UnsafeBufferPointer(rebasing: chunk[position...]), isLast: false)
       position = chunk.count
@@ -223,11 +231,28 @@ public struct ComposeFilter: ByteFilter {
     var characters = 0
     let start = position
     let actions = asciiActions
+    let composesNFDFast = composesNFDFast
     buffer.withUnsafeMutableBufferPointer { pointer in
-      guard let out = pointer.baseAddress else { return }
+      guard let out = pointer.baseAddress, let input = chunk.baseAddress else { return }
       let count = chunk.count
       while position < count {
         let lead = chunk[position]
+        if composesNFDFast, lead == 0xE1 || lead < 0x80,
+          position + ConjoiningSyllableKernel.lookahead <= count
+        {
+          // NFD syllables and ASCII text, as the steps below take them, by
+          // the kernel (which writes at most what it reads: the buffer is as
+          // long as the chunk).
+          let stop = ConjoiningSyllableKernel.runStoppingAtControls(
+            input, from: position, limit: count - ConjoiningSyllableKernel.lookahead, out,
+            written: written)
+          if stop.position > position {
+            characters += stop.asciiBytes + (stop.position - position - stop.asciiBytes) / 3
+            written = stop.written
+            position = stop.position
+            continue
+          }
+        }
         if lead < 0x80 {
           guard actions[Int(lead)] == AsciiKeyAction.text else { return }
           out[written] = lead
@@ -341,6 +366,7 @@ public struct ComposeFilter: ByteFilter {
     // The decoder is moved out while it calls back into the filter.
     var decoder = self.decoder
     decoder.decode(chunk, isLast: isLast) { unit in
+      if case .invalidByte = unit { lastChunkWasUTF8 = false }
       recorder.current.keystrokes += interpreter.apply(unit, to: &editor)
     }
     self.decoder = decoder

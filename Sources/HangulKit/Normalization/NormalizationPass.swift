@@ -64,11 +64,15 @@ struct NormalizationPass {
   /// The copy loop of the composing forms. Text in NFC is mostly copied
   /// as it is, so code points that stay are not written one by one: each
   /// run of them is copied whole when something else is written or the loop
-  /// ends, and where the last one starts is found at the end.
+  /// ends, and where the last one starts is found at the end. In NFKC
+  /// (`compatibility`) an initial and vowel with no final may still be
+  /// joined by what follows (ㄳ becomes the final U+11AA), so NFD Korean
+  /// stops short of one unless a boundary follows it.
   @inline(never)
   static func copyComposing(
     _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
-    _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>
+    _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>,
+    compatibility: Bool
   ) {
     let loopStart = state.position
     var position = loopStart
@@ -110,6 +114,31 @@ struct NormalizationPass {
         continue
       }
       if lead & 0xF0 == 0xE0 {
+        if lead == 0xE1, position &+ ConjoiningSyllableKernel.lookahead <= count,
+          ConjoiningSyllableKernel.startsSyllable(base + position)
+        {
+          // NFD Korean: syllables and ASCII by the kernel, as far as it goes.
+          flushRun(&runStart, to: position, base, count, out, &written)
+          var stop = ConjoiningSyllableKernel.run(
+            base, from: position, limit: count &- ConjoiningSyllableKernel.lookahead, out,
+            written: written)
+          if compatibility, base[stop.position &- 5] == 0x84, base[stop.position &- 2] == 0x85,
+            !isBoundaryInEveryForm(base + stop.position)
+          {
+            // The last syllable, an initial and a vowel, may take what
+            // follows: the general path sees it.
+            stop.position &-= 6
+            stop.written &-= 3
+          }
+          if stop.position > position {
+            position = stop.position
+            written = stop.written
+            runStart = position
+            // ASCII last stays open (a mark may join it); a syllable is closed.
+            copied = base[position &- 1] < 0x80
+            continue
+          }
+        }
         if lead == 0xE1, position &+ 12 <= count, let found = conjoiningSyllable(base + position) {
           // An initial, a vowel, perhaps a final, and a boundary after them.
           flushRun(&runStart, to: position, base, count, out, &written)
@@ -469,7 +498,8 @@ struct NormalizationPass {
           position: position, written: written, lastStart: segmentStart, open: segmentOpen,
           lastHangul: false)
         if composes {
-          Self.copyComposing(&state, base, count, out, table)
+          Self.copyComposing(
+            &state, base, count, out, table, compatibility: normalizer.form == .nfkc)
         } else {
           Self.copyDecomposing(&state, base, count, out, table, syllableTable)
         }
@@ -642,10 +672,17 @@ struct NormalizationPass {
         length = 9
       }
     }
-    let next = bytes[length]
-    guard next < 0x80 || next >= 0xEA && next <= 0xED || next == 0xE1 && bytes[length + 1] == 0x84
-    else { return nil }
+    guard isBoundaryInEveryForm(bytes + length) else { return nil }
     return (value, length)
+  }
+
+  /// Whether the bytes at `bytes` (two readable) start ASCII, a syllable or
+  /// an initial, each a boundary in every form, or a byte that is not UTF-8,
+  /// a boundary too.
+  @inline(__always)
+  static func isBoundaryInEveryForm(_ bytes: UnsafePointer<UInt8>) -> Bool {
+    let next = bytes[0]
+    return next < 0x80 || next >= 0xEA && next <= 0xED || next == 0xE1 && bytes[1] == 0x84
   }
 
   /// Writes everything before the open segment; returns where it starts.

@@ -23,6 +23,8 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }

@@ -1,0 +1,197 @@
+import HangulKit
+import Testing
+
+/// The fast path that composes Korean NFD text (initial, vowel, optional
+/// final in conjoining jamo, and ASCII between them), in `hangul-normalize`
+/// (against ICU) and in `hangul-compose` (against its own general path), on
+/// random and adversarial text cut into chunks everywhere.
+@Suite("Composing NFD Korean")
+struct NFDComposingTests {
+  /// What the text is made of, heavy on whole NFD syllables so that long runs
+  /// reach the fast path, with everything that must stop it or pass through
+  /// it: old jamo, lone vowels and finals, a final after a precomposed open
+  /// syllable, fillers, combining marks (the Hangul tone mark among them),
+  /// compatibility jamo, controls, and bytes that are not UTF-8 (cut-off and
+  /// broken jamo too).
+  static let pieces: [[UInt8]] = {
+    var pieces: [[UInt8]] = []
+    for _ in 0..<6 {
+      pieces += [
+        "\u{1112}\u{1161}\u{11AB}", "\u{1100}\u{1173}\u{11AF}", "\u{110B}\u{1175}",
+        "\u{1102}\u{1161}",
+        "\u{1112}\u{1175}\u{11C2}", "\u{1100}\u{1161}\u{11A8}", "\u{1110}\u{1169}\u{11BF}",
+        "\u{1109}\u{1165}\u{11C0}", " ", ". ",
+      ].map { Array($0.utf8) }
+    }
+    pieces += [
+      "\u{1100}", "\u{1112}", "\u{1161}", "\u{1175}", "\u{11A8}", "\u{11C2}", "\u{1113}",
+      "\u{115E}",
+      "\u{115F}", "\u{1160}", "\u{1176}", "\u{11A7}", "\u{11C3}", "\u{11FF}", "\u{A960}",
+      "\u{A97C}",
+      "\u{D7B0}", "\u{D7C6}", "\u{D7CB}", "\u{D7FB}", "가", "각", "힣", "가\u{11A8}",
+      "\u{1100}\u{1161}\u{1176}",
+      "\u{1100}\u{1161}\u{11C3}", "\u{1100}\u{1176}\u{11A8}", "\u{1100}\u{1161}\u{11A8}\u{11A8}",
+      "\u{1100}\u{1161}\u{301}\u{11A8}", "\u{1100}\u{302E}\u{1161}", "\u{301}", "\u{323}",
+      "\u{302E}",
+      "\u{3099}", "ㄱ", "ㅏ", "ㄳ", "é", "漢", "😀", "\u{200C}", "\u{2060}", "abcdefghijklmnop", "\n",
+      "\t", "\u{8}", "\u{7F}", "\0", "~",
+    ].map { Array($0.utf8) }
+    pieces += [
+      [0xFF], [0x80], [0xE1], [0xE1, 0x84], [0xE1, 0x85], [0xE1, 0x86], [0xE1, 0x84, 0xC0],
+      [0xE1, 0x85, 0x41], [0xE1, 0x86, 0xE1], [0xE1, 0x87, 0x41], [0xED, 0xA0, 0x80], [0xC0, 0xAF],
+    ]
+    return pieces
+  }()
+
+  static func randomText(_ generator: inout SeededGenerator, pieces count: Int) -> [UInt8] {
+    var text: [UInt8] = []
+    for _ in 0..<count {
+      text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+    }
+    return text
+  }
+
+  /// Runs `text` through `filter` in chunks whose sizes `size` picks, and
+  /// checks that the filter's word on each chunk's UTF-8 lets a runner's
+  /// validator find the same first fault as one that scans everything.
+  static func feed<Filter: ByteFilter>(
+    _ text: [UInt8], to filter: inout Filter, sizes size: () -> Int
+  ) throws -> [UInt8] {
+    var output: [UInt8] = []
+    var full = UTF8Validator()
+    var shortcut = UTF8Validator()
+    var start = 0
+    while start < text.count {
+      let end = min(text.count, start + size())
+      try Array(text[start..<end]).withUnsafeBufferPointer { chunk in
+        full.scan(chunk)
+        try filter.process(chunk, into: &output)
+        if filter.lastChunkWasUTF8 { shortcut.skipValid(chunk) } else { shortcut.scan(chunk) }
+      }
+      start = end
+    }
+    try filter.finish(into: &output)
+    full.finish()
+    shortcut.finish()
+    #expect(shortcut.firstInvalid == full.firstInvalid)
+    return output
+  }
+
+  static func icuNFC(_ text: [UInt8], form: ICUNormalizer.Form = .nfc) throws -> [UInt8] {
+    var output: [UInt8] = []
+    let normalizer = try ICUNormalizer(form)
+    text.withUnsafeBufferPointer { normalizer.normalize(utf8: $0, into: &output) }
+    return output
+  }
+
+  /// NFKC too: there a compatibility jamo after an initial and vowel joins them (ㄳ is a final).
+  @Test(
+    "hangul-normalize: random NFD Korean equals ICU in chunks of every size",
+    arguments: [ICUNormalizer.Form.nfc, .nfkc])
+  func normalizeAgreesWithICU(form: ICUNormalizer.Form) throws {
+    var generator = SeededGenerator(seed: 2026 + UInt64(form.rawValue))
+    for round in 0..<300 {
+      let text = Self.randomText(&generator, pieces: Int.random(in: 1...300, using: &generator))
+      let expected = try Self.icuNFC(text, form: form)
+      let largest = [4, 20, 64, 600, 1 << 20][round % 5]
+      var filter = try NormalizeFilter(form: form)
+      let output = try Self.feed(text, to: &filter) {
+        Int.random(in: 1...largest, using: &generator)
+      }
+      expectSameBytes(output, expected)
+      if output != expected { Issue.record("round \(round)") }
+    }
+  }
+
+  /// Adversarial text: every piece after a run long enough for the fast
+  /// path, so each stops it at its own place.
+  static let adversarialText: [UInt8] = {
+    var text: [UInt8] = []
+    for piece in pieces {
+      text += Array("\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF} \u{110B}\u{1175}".utf8)
+      text += piece
+    }
+    return text + Array("\u{1100}\u{1161}".utf8)
+  }()
+
+  @Test("hangul-normalize: adversarial NFD text equals ICU NFC wherever two chunk cuts fall")
+  func normalizeEveryCut() throws {
+    let text = Self.adversarialText
+    let expected = try Self.icuNFC(text)
+    for cut in 0...text.count {
+      for second in [cut, min(text.count, cut + 17)] {
+        var filter = try NormalizeFilter(form: .nfc)
+        var sizes = [cut, second - cut, text.count - second].makeIterator()
+        let output = try Self.feed(text, to: &filter) { max(1, sizes.next() ?? text.count) }
+        expectSameBytes(output, expected)
+        if output != expected { Issue.record("cuts at \(cut) and \(second)") }
+      }
+    }
+  }
+
+  /// `hangul-compose`'s filter on `text`: the output and the keystrokes counted.
+  static func composed(_ text: [UInt8], sizes size: () -> Int) throws -> ([UInt8], Int) {
+    var filter = ComposeFilter()
+    let output = try feed(text, to: &filter, sizes: size)
+    return (output, filter.statistics.total.keystrokes)
+  }
+
+  /// Chunks shorter than the 16 bytes the fast path looks ahead never reach
+  /// it: fed so, `ComposeFilter` takes the general path, the reference.
+  static let generalPathChunk = 15
+
+  @Test("hangul-compose: NFD text composes as the general path does, in chunks of every size")
+  func composeAgreesWithGeneralPath() throws {
+    var generator = SeededGenerator(seed: 1707)
+    for round in 0..<300 {
+      let text = Self.randomText(&generator, pieces: Int.random(in: 1...300, using: &generator))
+      let reference = try Self.composed(text) {
+        Int.random(in: 1...Self.generalPathChunk, using: &generator)
+      }
+      let largest = [20, 64, 600, 1 << 20][round % 4]
+      let fast = try Self.composed(text) { Int.random(in: 16...largest, using: &generator) }
+      expectSameBytes(fast.0, reference.0)
+      #expect(fast.1 == reference.1, "keystrokes, round \(round)")
+    }
+  }
+
+  @Test("hangul-compose: adversarial NFD text composes as the general path does at every cut")
+  func composeEveryCut() throws {
+    let text = Self.adversarialText
+    let reference = try Self.composed(text) { Self.generalPathChunk }
+    // Whole, it is NFC where the jamo are modern (ICU agrees on this text's Hangul).
+    for cut in 0...text.count {
+      var sizes = [cut, text.count - cut].makeIterator()
+      let fast = try Self.composed(text) { max(1, sizes.next() ?? text.count) }
+      expectSameBytes(fast.0, reference.0)
+      #expect(fast.1 == reference.1, "keystrokes, cut at \(cut)")
+    }
+  }
+
+  @Test("hangul-compose: a long NFD line comes out as ICU's NFC of it")
+  func composeLongLineIsNFC() throws {
+    var text: [UInt8] = []
+    var generator = SeededGenerator(seed: 99)
+    let syllables = Array(Self.pieces.prefix(60))
+    while text.count < 5_000 {
+      text += syllables[Int.random(in: 0..<syllables.count, using: &generator)]
+    }
+    let output = try Self.composed(text) { text.count }.0
+    expectSameBytes(output, try Self.icuNFC(text))
+  }
+
+  @Test("a chunk with a byte that is not UTF-8 is not reported as checked")
+  func invalidChunkIsNotChecked() throws {
+    let clean = Array(String(repeating: "\u{1112}\u{1161}\u{11AB} ", count: 8).utf8)
+    let broken = clean + [0xE1, 0x86, 0x41] + clean
+    var normalize = try NormalizeFilter(form: .nfc)
+    var compose = ComposeFilter()
+    var output: [UInt8] = []
+    for (bytes, isUTF8) in [(clean, true), (broken, false), (clean, true)] {
+      bytes.withUnsafeBufferPointer { normalize.process($0, into: &output) }
+      bytes.withUnsafeBufferPointer { compose.process($0, into: &output) }
+      #expect(normalize.lastChunkWasUTF8 == isUTF8)
+      #expect(compose.lastChunkWasUTF8 == isUTF8)
+    }
+  }
+}
