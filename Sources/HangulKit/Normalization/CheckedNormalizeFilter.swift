@@ -15,6 +15,8 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker = verify ? try NormalFormChecker(form: form, separator: separator) : nil
   }
 
+  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+
   public mutating func beginInput(named name: String) {
     checker?.beginInput(named: name)
   }

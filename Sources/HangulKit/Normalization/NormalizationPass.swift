@@ -27,6 +27,9 @@ struct NormalizationPass {
   var segmentOpen = false
   var segmentStable = false
   var segmentHangul = false
+  /// Whether a byte that is not UTF-8 has been passed (a sequence cut off
+  /// by the end of a buffer that is not the last is held back, not passed).
+  var sawInvalid = false
 
   init(
     input: UnsafeBufferPointer<UInt8>, table: UnsafeMutablePointer<UInt8>,
@@ -92,7 +95,29 @@ struct NormalizationPass {
       }
       state.position = position
     }
+    let stepMap = table + NormalizationProperties.stepMapOffset
     while position < count {
+      // ASCII and stable code points, each after one look-up of its first
+      // two bytes in the step map (syllables, Latin, Greek, CJK, …).
+      if position &+ 3 <= count {
+        let runStart = position
+        repeat {
+          let step = stepMap[
+            Int(UnsafeRawPointer(base + position).loadUnaligned(as: UInt16.self))]
+          if step == 1, position &+ 8 <= count {
+            // ASCII: up to eight bytes at a time.
+            let high =
+              UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+              & 0x8080_8080_8080_8080
+            position &+= high == 0 ? 8 : high.trailingZeroBitCount &>> 3
+            continue
+          }
+          guard step != 0, step != 3 || base[position &+ 2] & 0xC0 == 0x80 else { break }
+          position &+= Int(step)
+        } while position &+ 3 <= count
+        if position != runStart { copied = true }
+        guard position < count else { break }
+      }
       let lead = base[position]
       if lead < 0x80 {
         // ASCII, eight bytes at a time where it can.
@@ -500,6 +525,7 @@ struct NormalizationPass {
         case .incomplete where !isLast:
           return hold()
         case .invalid, .incomplete:
+          sawInvalid = true
           startSegment(at: position, stable: true, hangul: false)
           afterInvalid = true
           position += 1
@@ -700,11 +726,45 @@ struct NormalizationPass {
       writeHangul(from: segmentStart, to: end)
       pendingStart = end
       pendingSlow = false
+    } else if segmentOpen, pendingStart <= segmentStart,
+      end - segmentStart <= SegmentCache.longestKey
+    {
+      // (The end of the input closes a segment that a syllable may have closed already.)
+      flushPending(upTo: segmentStart)
+      writeShortSegment(from: segmentStart, to: end)
+      pendingStart = end
+      pendingSlow = false
     } else {
       guard !pendingSlow else { return }
       flushPending(upTo: segmentStart)
       pendingSlow = true
     }
+  }
+
+  /// Writes ICU's normalization of the short segment `start..<end` (a
+  /// letter and its marks, a compatibility character): remembered by the
+  /// normalizer's ``SegmentCache`` after the first time, since a segment's
+  /// normal form depends on its bytes alone.
+  private mutating func writeShortSegment(from start: Int, to end: Int) {
+    guard let base = input.baseAddress else { return }
+    let cache = normalizer.segmentCache
+    // Room for the rest of the input at three bytes out for each byte in.
+    let rest = (input.count - end) * 3 + 64
+    if let answer = cache.lookUp(base + start, count: end - start), let bytes = answer.baseAddress {
+      reserve(answer.count + rest)
+      (out + written).update(from: bytes, count: answer.count)
+      written += answer.count
+      return
+    }
+    sink.count = written
+    normalizer.normalizeWithICU(base + start, count: end - start, into: sink)
+    cache.store(
+      base + start, count: end - start,
+      answer: UnsafeBufferPointer(start: sink.base + written, count: sink.count - written))
+    sink.reserve(rest)
+    out = sink.base
+    written = sink.count
+    capacity = sink.capacity
   }
 
   private mutating func flushPending(upTo end: Int) {

@@ -11,6 +11,9 @@ public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
   private let sink = ByteSink(capacity: 1 << 16)
+  /// Whether every byte the last chunk passed was UTF-8 (then the runner
+  /// need not check it again); bytes it held back are checked with the next.
+  public private(set) var lastChunkWasUTF8 = false
 
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
@@ -28,6 +31,7 @@ public struct NormalizeFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    lastChunkWasUTF8 = true
     var start = 0
     if !carry.isEmpty {
       // The carried segment may continue in this chunk: normalize it with the
@@ -35,7 +39,7 @@ public struct NormalizeFilter: ByteFilter {
       let limit = min(chunk.count, 4096)
       if let boundary = (0..<limit).first(where: { chunk[$0] < 0x80 }) {
         carry.append(contentsOf: chunk[..<boundary])
-        carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
+        note(carry.withUnsafeBufferPointer { normalize($0, isLast: true) })
         carry.removeAll(keepingCapacity: true)
         start = boundary
       } else {
@@ -49,13 +53,13 @@ public struct NormalizeFilter: ByteFilter {
     // leaves its last segment to the next one.
     while chunk.count - start > Self.pieceSize {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
-      let consumed = normalizer.normalize(piece, isLast: false, into: sink)
+      let consumed = note(normalize(piece, isLast: false))
       sink.drain(into: &output)
       guard consumed > 0 else { break }
       start += consumed
     }
     let rest = UnsafeBufferPointer(rebasing: chunk[start...])
-    let consumed = normalizer.normalize(rest, isLast: false, into: sink)
+    let consumed = note(normalize(rest, isLast: false))
     carry.append(contentsOf: rest[consumed...])
     if carry.count > Self.longestHeldRun { forceCarry() }
     sink.drain(into: &output)
@@ -67,10 +71,22 @@ public struct NormalizeFilter: ByteFilter {
     sink.drain(into: &output)
   }
 
+  /// Normalizes `bytes` into the sink: how many were consumed, and whether they were UTF-8.
+  private func normalize(_ bytes: UnsafeBufferPointer<UInt8>, isLast: Bool)
+    -> (consumed: Int, wasUTF8: Bool)
+  {
+    normalizer.normalizeChecking(bytes, isLast: isLast, into: sink)
+  }
+
+  /// Notes whether a normalization passed only UTF-8; returns how many bytes it consumed.
+  @discardableResult
+  private mutating func note(_ result: (consumed: Int, wasUTF8: Bool)) -> Int {
+    if !result.wasUTF8 { lastChunkWasUTF8 = false }
+    return result.consumed
+  }
+
   private mutating func normalizeCarry() {
-    let consumed = carry.withUnsafeBufferPointer {
-      normalizer.normalize($0, isLast: false, into: sink)
-    }
+    let consumed = note(carry.withUnsafeBufferPointer { normalize($0, isLast: false) })
     carry.removeFirst(consumed)
     if carry.count > Self.longestHeldRun { forceCarry() }
   }
@@ -79,9 +95,10 @@ public struct NormalizeFilter: ByteFilter {
   private mutating func forceCarry() {
     var cut = carry.count - 1
     while cut > 0, carry[cut] & 0xC0 == 0x80, carry.count - cut < 4 { cut -= 1 }
-    carry.withUnsafeBufferPointer {
-      _ = normalizer.normalize(UnsafeBufferPointer(rebasing: $0[..<cut]), isLast: true, into: sink)
-    }
+    note(
+      carry.withUnsafeBufferPointer {
+        normalize(UnsafeBufferPointer(rebasing: $0[..<cut]), isLast: true)
+      })
     carry.removeFirst(cut)
   }
 }

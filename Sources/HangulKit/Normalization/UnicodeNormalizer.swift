@@ -18,6 +18,7 @@ public struct UnicodeNormalizer {
   public let form: ICUNormalizer.Form
   let properties: NormalizationProperties
   let workspace = ICUWorkspace()
+  let segmentCache = SegmentCache()
   let decompositions = SyllableDecompositions.shared
 
   /// The longest segment, in bytes, normalized whole: a longer run with no
@@ -43,10 +44,19 @@ public struct UnicodeNormalizer {
   public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
     -> Int
   {
+    normalizeChecking(input, isLast: isLast, into: sink).consumed
+  }
+
+  /// ``normalize(_:isLast:into:)``, and whether every byte it passed was
+  /// UTF-8 (a sequence cut off at the end and held back is not passed).
+  func normalizeChecking(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
+    -> (consumed: Int, wasUTF8: Bool)
+  {
     decompositions.bytes.withUnsafeBufferPointer { syllables in
       var pass = NormalizationPass(
         input: input, table: properties.table, syllables: syllables, sink: sink, normalizer: self)
-      return pass.run(isLast: isLast)
+      let consumed = pass.run(isLast: isLast)
+      return (consumed, !pass.sawInvalid)
     }
   }
 
