@@ -49,6 +49,28 @@ struct MixedScriptNormalizationTests {
   }
 
   @Test(
+    "every code point's flags are what ICU says of it alone", arguments: ICUNormalizer.Form.allCases
+  )
+  func flagsAgreeWithICU(form: ICUNormalizer.Form) throws {
+    let icu = try ICUNormalizer(form)
+    let properties = NormalizationProperties(normalizer: icu)
+    for value in UInt32(0)..<NormalizationProperties.tableLimit {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      var expected: UInt8 = 0
+      if icu.hasBoundary(before: scalar) {
+        expected |= NormalizationProperties.boundary
+        if icu.isNormalized(scalar) { expected |= NormalizationProperties.stable }
+      }
+      if NormalizationProperties.isConjoiningHangul(value) {
+        expected |= NormalizationProperties.hangul
+      }
+      let found = properties.flags(of: value)
+      #expect(found == expected, "U+\(String(value, radix: 16))")
+      if found != expected { return }
+    }
+  }
+
+  @Test(
     "the step map says what ICU says for every pair of first bytes, once its blocks are asked",
     arguments: ICUNormalizer.Form.allCases)
   func stepMapAgreesWithICU(form: ICUNormalizer.Form) throws {

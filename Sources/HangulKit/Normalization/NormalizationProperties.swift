@@ -82,7 +82,31 @@ public final class NormalizationProperties {
   @inline(never)
   func fill(_ value: UInt32) -> UInt8 {
     let start = value & ~0xFF
-    for code in start..<(start + 0x100) { table[Int(code)] = Self.askICU(code, normalizer) }
+    // The code points with a boundary before them are stable if they are
+    // normalized alone; asked of ICU as one string first: when the string is
+    // normalized, so is each of them (each is a segment of its own, and
+    // none of them normalizes to nothing), and one call does for them all.
+    var units: [UInt16] = []
+    for code in start..<(start + 0x100) {
+      guard let scalar = Unicode.Scalar(code) else {
+        table[Int(code)] = Self.boundary | Self.stable
+        continue
+      }
+      var flags = Self.isConjoiningHangul(code) ? Self.hangul : 0
+      if normalizer.hasBoundary(before: scalar) {
+        flags |= Self.boundary
+        UTF16.encode(scalar) { units.append($0) }
+      }
+      table[Int(code)] = flags
+    }
+    let allNormalized = units.withUnsafeBufferPointer {
+      guard let base = $0.baseAddress else { return true }
+      return normalizer.isNormalized(units: base, count: $0.count)
+    }
+    for code in start..<(start + 0x100) where table[Int(code)] & Self.boundary != 0 {
+      guard let scalar = Unicode.Scalar(code), table[Int(code)] & Self.stable == 0 else { continue }
+      if allNormalized || normalizer.isNormalized(scalar) { table[Int(code)] |= Self.stable }
+    }
     fillStepMap(start)
     return table[Int(value)]
   }
