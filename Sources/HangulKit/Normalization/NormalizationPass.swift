@@ -99,50 +99,7 @@ struct NormalizationPass {
       }
       state.position = position
     }
-    let stepMap = table + NormalizationProperties.stepMapOffset
     while position < count {
-      // ASCII and stable code points, each after one look-up of its first
-      // two bytes in the step map (syllables, Latin, Greek, CJK, …).
-      if position &+ 4 <= count {
-        let runStart = position
-        // No branch on the kind of code point (words of syllables and single
-        // spaces would make it unpredictable): one that is rarely taken.
-        // Two code points from each 8-byte load: the second one's place
-        // comes from the first one's lead byte, without waiting for the map.
-        while position &+ 8 <= count {
-          let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-          let first = Self.sequenceLength(word & 0xFF)
-          let rest = word &>> UInt64(first &<< 3)
-          let second = Self.sequenceLength(rest & 0xFF)
-          let firstStep = Int(stepMap[Int(truncatingIfNeeded: word & 0xFFFF)])
-          let secondStep = Int(stepMap[Int(truncatingIfNeeded: rest & 0xFFFF)])
-          // Not 0 when a step is not the length its lead says (0 included), or a
-          // three-byte sequence lacks its third byte.
-          let wrong =
-            (firstStep ^ first) | (secondStep ^ second)
-            | (first & first &>> 1) &* Int(truncatingIfNeeded: (word &>> 16 & 0xC0) ^ 0x80)
-            | (second & second &>> 1) &* Int(truncatingIfNeeded: (rest &>> 16 & 0xC0) ^ 0x80)
-          if wrong != 0 {
-            // The first one alone, if it is stable.
-            let broken =
-              (first & first &>> 1) &* Int(truncatingIfNeeded: (word &>> 16 & 0xC0) ^ 0x80)
-            guard firstStep == first, broken == 0 else { break }
-            position &+= first
-            continue
-          }
-          position &+= first &+ second
-        }
-        repeat {
-          let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self)
-          let step = Int(stepMap[Int(word & 0xFFFF)])
-          // Not 0 when the step is 3 and the third byte is not a continuation byte.
-          let broken = (step & step &>> 1) &* Int((word &>> 16 & 0xC0) ^ 0x80)
-          if (step == 0 ? 1 : broken) != 0 { break }
-          position &+= step
-        } while position &+ 4 <= count
-        if position != runStart { copied = true }
-        guard position < count else { break }
-      }
       let lead = base[position]
       if lead < 0x80 {
         // ASCII, eight bytes at a time where it can.
@@ -280,14 +237,6 @@ struct NormalizationPass {
       position &+= 4
       copied = true
     }
-  }
-
-  /// The length of a UTF-8 sequence by its lead byte `lead` (0–255): 1
-  /// below C0, 2 below E0, else 3 (a continuation byte or a four-byte lead
-  /// gets a length that the step map does not confirm).
-  @inline(__always)
-  static func sequenceLength(_ lead: UInt64) -> Int {
-    1 &+ (lead >= 0xC0 ? 1 : 0) &+ (lead >= 0xE0 ? 1 : 0)
   }
 
   /// Copies the input from `start` to `end` to the output and moves `start` on.
@@ -802,45 +751,11 @@ struct NormalizationPass {
       writeHangul(from: segmentStart, to: end)
       pendingStart = end
       pendingSlow = false
-    } else if segmentOpen, pendingStart <= segmentStart,
-      end - segmentStart <= SegmentCache.longestKey
-    {
-      // (The end of the input closes a segment that a syllable may have closed already.)
-      flushPending(upTo: segmentStart)
-      writeShortSegment(from: segmentStart, to: end)
-      pendingStart = end
-      pendingSlow = false
     } else {
       guard !pendingSlow else { return }
       flushPending(upTo: segmentStart)
       pendingSlow = true
     }
-  }
-
-  /// Writes ICU's normalization of the short segment `start..<end` (a
-  /// letter and its marks, a compatibility character): remembered by the
-  /// normalizer's ``SegmentCache`` after the first time, since a segment's
-  /// normal form depends on its bytes alone.
-  private mutating func writeShortSegment(from start: Int, to end: Int) {
-    guard let base = input.baseAddress else { return }
-    let cache = normalizer.segmentCache
-    // Room for the rest of the input at three bytes out for each byte in.
-    let rest = (input.count - end) * 3 + 64
-    if let answer = cache.lookUp(base + start, count: end - start), let bytes = answer.baseAddress {
-      reserve(answer.count + rest)
-      (out + written).update(from: bytes, count: answer.count)
-      written += answer.count
-      return
-    }
-    sink.count = written
-    normalizer.normalizeWithICU(base + start, count: end - start, into: sink)
-    cache.store(
-      base + start, count: end - start,
-      answer: UnsafeBufferPointer(start: sink.base + written, count: sink.count - written))
-    sink.reserve(rest)
-    out = sink.base
-    written = sink.count
-    capacity = sink.capacity
   }
 
   private mutating func flushPending(upTo end: Int) {

@@ -18,7 +18,6 @@ public struct UnicodeNormalizer {
   public let form: ICUNormalizer.Form
   let properties: NormalizationProperties
   let workspace = ICUWorkspace()
-  let segmentCache = SegmentCache()
   let decompositions = SyllableDecompositions.shared
 
   /// The longest segment, in bytes, normalized whole: a longer run with no
