@@ -125,20 +125,12 @@ struct DecomposeFastPath: Sendable {
     let wordPathAllowed: Bool
   }
 
-  private static let highBits: UInt64 = 0x8080_8080_8080_8080
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-
-  /// Whether some byte of `word` is zero.
-  @inline(__always)
-  private static func hasZeroByte(_ word: UInt64) -> Bool {
-    (word &- ones) & ~word & highBits != 0
-  }
-
   /// Whether eight ASCII bytes are all written as they are.
   @inline(__always)
   private static func isPlain(_ word: UInt64, _ tables: Tables) -> Bool {
     if tables.prefixesControls,
-      hasZeroByte(word ^ 0x0808_0808_0808_0808) || hasZeroByte(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+      ByteSearch.zeroBytes(word ^ ByteSearch.broadcast(0x08))
+        | ByteSearch.zeroBytes(word ^ ByteSearch.broadcast(0x7F)) != 0
     {
       return false
     }
@@ -146,7 +138,7 @@ struct DecomposeFastPath: Sendable {
       // A byte in a...z after folding case: above 0x60 and below 0x7B.
       let folded = word | 0x2020_2020_2020_2020
       let letters =
-        (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505) & highBits
+        (folded &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(folded &+ 0x0505_0505_0505_0505) & ByteSearch.highBits
       if letters != 0 { return false }
     }
     return true
@@ -250,7 +242,7 @@ struct DecomposeFastPath: Sendable {
     if lead < 0x80 {
       if tables.wordPathAllowed, !checksEnd || end - cursor >= 8 {
         let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
-        if word & highBits == 0, isPlain(word, tables) {
+        if word & ByteSearch.highBits == 0, isPlain(word, tables) {
           UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
           target += 8
           cursor += 8

@@ -1,7 +1,9 @@
 /// Finds bytes in a buffer eight at a time (a 64-bit word per step, no
 /// per-byte branch), for the scanners that skip long runs of ordinary text:
 /// the table writer looking for the bytes a field must escape, the record
-/// splitter looking for the end of a string.
+/// splitter looking for the end of a string, the normalizing, decomposing and
+/// verifying kernels copying ASCII.
+/// Words are little-endian: the first byte is the lowest.
 ///
 ///     let text = Array("a,b".utf8)
 ///     text.withUnsafeBufferPointer { ByteSearch.firstIndex(in: $0, from: 0, of: ByteSearch.Needles(0x2C)) }  // 1
@@ -51,6 +53,11 @@ enum ByteSearch {
   static func word(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
     UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
   }
+
+  /// The ASCII bytes `word` starts with (8 for a word of ASCII: no high bit
+  /// leaves 64 trailing zero bits).
+  @inline(__always)
+  static func leadingASCII(_ word: UInt64) -> Int { (word & highBits).trailingZeroBitCount &>> 3 }
 
   /// The index of the byte a nonzero ``Needles/matches(_:)`` result flags first.
   @inline(__always)

@@ -170,16 +170,14 @@ enum ConjoiningSyllableKernel {
       }
       guard word & 0x80 == 0 else { break }
       // ASCII: up to the first other byte of the word.
-      let high = word & 0x8080_8080_8080_8080
-      var take = high.trailingZeroBitCount &>> 3
+      var take = ByteSearch.leadingASCII(word)
       if stopsAtControls {
         // The first byte below 0x20 or equal to 0x7F (the lowest flag of
         // each test is exact; flags above it may be borrows).
-        let delete = word ^ 0x7F7F_7F7F_7F7F_7F7F
         let flags =
-          (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
-          | (delete &- 0x0101_0101_0101_0101) & ~delete & 0x8080_8080_8080_8080
-        take = min(take, flags.trailingZeroBitCount &>> 3)
+          ByteSearch.bytesBelow(0x20, in: word)
+          | ByteSearch.zeroBytes(word ^ ByteSearch.broadcast(0x7F))
+        take = min(take, ByteSearch.firstFlagged(flags))
         guard take > 0 else { break }
       }
       UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)

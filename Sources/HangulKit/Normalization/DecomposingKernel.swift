@@ -22,8 +22,6 @@ enum DecomposingKernel {
     var nearEnd: Bool
   }
 
-  private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
   /// Writes the NFD of `base[start...]` at `out + written` until a code
   /// point it does not take or until fewer than eight bytes are left.
   /// `flags` is the ``NormalizationProperties`` table, `syllables` the
@@ -46,7 +44,7 @@ enum DecomposingKernel {
         // ASCII: the whole word is stored, and the ASCII bytes it starts with count.
         target.storeBytes(of: word, as: UInt64.self)
         // (A word of ASCII has no bit set: 64 trailing zeros, 8 bytes.)
-        let length = (word & highBits).trailingZeroBitCount &>> 3
+        let length = ByteSearch.leadingASCII(word)
         cursor += length
         target += length
         continue

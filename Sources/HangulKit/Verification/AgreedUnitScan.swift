@@ -29,13 +29,6 @@ enum AgreedUnitScan {
     return ((second & 1) << 6 | third & 0x3F) &- 0x28 < 27 ? 1 : 0
   }
 
-  /// The ASCII bytes a word starts with (8 for a word of ASCII: a zero has
-  /// 64 trailing zero bits).
-  @inline(__always)
-  private static func leadingASCII(_ word: UInt64) -> Int {
-    (word & 0x8080_8080_8080_8080).trailingZeroBitCount &>> 3
-  }
-
   /// Decomposed output: ASCII and modern groups E1 84 80–92, E1 85 A1–B5
   /// and perhaps E1 86 A8 – E1 87 82 whose states (``VerifyingFilter``'s
   /// answers from ICU, 1 agreeing) are 1; `states` nil: every group agrees.
@@ -69,7 +62,7 @@ enum AgreedUnitScan {
   ) -> Bool {
     let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
     if word & 0x80 == 0 {
-      cursor += leadingASCII(word)
+      cursor += ByteSearch.leadingASCII(word)
       return true
     }
     // E1 84 xx E1 85 yy, xx and yy from the table.
@@ -145,7 +138,7 @@ enum AgreedUnitScan {
     while cursor <= last {
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
       if word & 0x80 == 0 {
-        cursor += leadingASCII(word)
+        cursor += ByteSearch.leadingASCII(word)
         continue
       }
       guard word & 0x0000_00FF_FF00_FFFF == 0x0000_0085_E100_84E1,
@@ -176,7 +169,7 @@ enum AgreedUnitScan {
     while cursor <= last {
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
       if word & 0x80 == 0 {
-        cursor += leadingASCII(word)
+        cursor += ByteSearch.leadingASCII(word)
         continue
       }
       if everyJamoAgrees, word & 0xC0FC_FFC0_FCFF == 0x8084_E380_84E3 {
