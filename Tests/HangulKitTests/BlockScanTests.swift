@@ -129,19 +129,56 @@ struct BlockScanTests {
     return bytes
   }
 
+  /// Composed output: syllables, compatibility jamo and ASCII, with defects
+  /// here and there (conjoining jamo, a final after a syllable, old jamo).
+  static func composedText(lines: Int, _ random: inout SeededGenerator) -> [UInt8] {
+    let defects: [[UInt8]] = [
+      Array("\u{1100}\u{1161}".utf8), Array("\u{11A8}".utf8), Array("\u{1161}".utf8),
+      Array("\u{1100}\u{1161}\u{11EE}".utf8), Array("\u{1113}\u{1161}".utf8),
+      Array("\u{3105}".utf8), Array("①".utf8), Array("é".utf8), Array("\u{301}".utf8), [0xFF],
+      [0xEA, 0xB0], [0x80], Array("\u{D7B0}".utf8), Array("ㅤ".utf8),
+    ]
+    var bytes: [UInt8] = []
+    for _ in 0..<lines {
+      let defective = Int.random(in: 0..<5, using: &random) == 0
+      let words = Int.random(in: 0...30, using: &random)
+      let defectAt = Int.random(in: 0...max(0, words), using: &random)
+      for word in 0...words {
+        for _ in 0..<Int.random(in: 0...4, using: &random) {
+          let value =
+            Int.random(in: 0..<4, using: &random) == 0
+            ? UInt32.random(in: 0x3131...0x318E, using: &random)
+            : UInt32.random(in: 0xAC00...0xD7A3, using: &random)
+          if let scalar = Unicode.Scalar(value) { bytes += Array(String(scalar).utf8) }
+        }
+        // A defect right after the syllables, where it can join them.
+        if defective, word == defectAt {
+          bytes += defects[Int.random(in: 0..<defects.count, using: &random)]
+        }
+        guard word < words else { break }
+        bytes.append(Int.random(in: 0..<8, using: &random) == 0 ? 0x2E : 0x20)
+      }
+      bytes.append(0x0A)
+    }
+    return bytes
+  }
+
   @Test(
-    "the decomposed-output block scan reports what the scan asking ICU of each group reports",
-    arguments: [1, 7, 4096, 65536])
-  func decomposedOutput(largestChunk: Int) throws {
+    "the block scans of composed and decomposed output report what the scan asking ICU of each unit reports",
+    arguments: [OutputVerifier.Expectation.composed, .decomposed], [1, 7, 4096, 65536])
+  func unitScans(expectation: OutputVerifier.Expectation, largestChunk: Int) throws {
     var random = SeededGenerator(seed: 0xB10C_0000 &+ UInt64(largestChunk))
-    let text = Self.decomposedText(lines: 1500, &random)
-    var fast = VerifyingFilter(Unchanged(), verifier: try OutputVerifier(expecting: .decomposed))
+    let text =
+      expectation == .composed
+      ? Self.composedText(lines: 1500, &random) : Self.decomposedText(lines: 1500, &random)
+    var fast = VerifyingFilter(Unchanged(), verifier: try OutputVerifier(expecting: expectation))
     #expect(fast.verifier?.everyUnitAgrees == true)
-    // A verifier with a replaced composition asks ICU of each group instead.
+    // A verifier with a replaced algorithm asks ICU of each unit instead.
     var asking = VerifyingFilter(
       Unchanged(),
       verifier: try OutputVerifier(
-        expecting: .decomposed, composition: { HangulNormalization.composed($0) }))
+        expecting: expectation, composition: { HangulNormalization.composed($0) },
+        decomposition: { HangulNormalization.decomposed($0) }))
     #expect(asking.verifier?.everyUnitAgrees == false)
     fast.beginInput(named: "out.txt")
     asking.beginInput(named: "out.txt")

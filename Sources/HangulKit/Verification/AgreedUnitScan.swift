@@ -138,7 +138,9 @@ enum AgreedUnitScan {
 
   /// Composed output: ASCII, syllables and compatibility jamo whose states
   /// are 1 (syllable `index` at `index`, jamo U+3131 + i at 11,172 + i);
-  /// with `everyJamoAgrees`, any two code points of U+3100–U+31FF in one step.
+  /// with `everyJamoAgrees` (every state is 1), sixteen bytes a step by
+  /// ``BlockScan/passComposed(_:_:from:)``, and any two code points of
+  /// U+3100–U+31FF in one step.
   @inline(never)
   static func passComposed(
     _ base: UnsafePointer<UInt8>, _ count: Int, _ position: inout Int,
@@ -148,7 +150,17 @@ enum AgreedUnitScan {
     var cursor = base + position
     let last = base + (count &- 16)
     defer { position = cursor - base }
+    // Where the block scan is tried next: at once after the unit it
+    // stopped at, 16 bytes on after one it could not begin with.
+    var blocksFrom = cursor
     while cursor <= last {
+      // Every syllable and jamo agrees: sixteen bytes a step.
+      if everyJamoAgrees, cursor >= blocksFrom {
+        let stop = base + BlockScan.passComposed(base, count, from: cursor - base)
+        blocksFrom = stop == cursor ? cursor + 16 : stop + 1
+        cursor = stop
+        guard cursor <= last else { break }
+      }
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
       if word & 0x80 == 0 {
         cursor += ByteSearch.leadingASCII(word)

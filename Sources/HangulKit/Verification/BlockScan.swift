@@ -65,25 +65,41 @@ enum BlockScan {
     // One loop for each kind, with no test of the kind in it.
     switch (jamo, syllables) {
     case (true, false):
-      passStable(base, count, start, separator, true, false, &last)
+      passStable(base, count, start, separator, 0xE1, false, &last)
     case (false, true):
-      passStable(base, count, start, separator, false, true, &last)
+      passStable(base, count, start, separator, 0, true, &last)
     case (true, true):
-      passStable(base, count, start, separator, true, true, &last)
+      passStable(base, count, start, separator, 0xE1, true, &last)
     case (false, false):
       start
     }
   }
 
-  /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:)``.
-  /// Blocks follow each other sixteen bytes apart: a code point that
-  /// straddles two blocks is checked by its lead's lane, and its
-  /// continuation bytes pass in the next block by the lead before them.
+  /// Composed output whose every syllable and compatibility jamo agrees
+  /// with ICU (``AgreedUnitScan``): passes ASCII, the syllables
+  /// U+AC00–U+D77F and the code points U+3100–U+31FF (the compatibility
+  /// jamo, and others that are not Hangul, which the check leaves alone).
+  /// Returns where it stopped, a code point start (`start` when it cannot
+  /// begin there).
+  @inline(never)
+  static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+    var last = start
+    // 0x80 is never ASCII: no separator stops the scan.
+    return passStable(base, count, start, 0x80, 0xE3, true, &last)
+  }
+
+  /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:)``
+  /// and ``passComposed(_:_:from:)``: `jamoLead` E1 passes U+1100–U+11FF,
+  /// E3 passes U+3100–U+31FF, 0 neither. Blocks follow each other sixteen
+  /// bytes apart: a code point that straddles two blocks is checked by its
+  /// lead's lane, and its continuation bytes pass in the next block by the
+  /// lead before them.
   @inline(__always)
   private static func passStable(
-    _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8, _ jamo: Bool,
-    _ syllables: Bool, _ last: inout Int
+    _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
+    _ jamoLead: UInt8, _ syllables: Bool, _ last: inout Int
   ) -> Int {
+    let jamo = jamoLead != 0
     var position = start
     // No three-byte lead before the block whose code point reaches into it.
     guard position &+ 18 <= count, position >= 2, base[position &- 1] & 0xF0 != 0xE0,
@@ -94,7 +110,7 @@ enum BlockScan {
     let high = splat(0xC0)
     let highNibble = splat(0xF0)
     let threeByteLead = splat(0xE0)
-    let (e1, jamoSecond, secondMask) = (splat(0xE1), splat(0x84), splat(0xFC))
+    let (jamoLeads, jamoSecond, secondMask) = (splat(jamoLead), splat(0x84), splat(0xFC))
     let (ea, ed, leadRange) = (splat(0xEA), splat(0xED), splat(4))
     let (firstSecond, endSecond) = (splat(0xB0), splat(0x9E))
     let none = Mask(repeating: false)
@@ -107,7 +123,7 @@ enum BlockScan {
       var lead = none
       let leadBefore: Mask
       if jamo {
-        lead .|= (bytes .== e1) .& ((next & secondMask) .== jamoSecond)
+        lead .|= (bytes .== jamoLeads) .& ((next & secondMask) .== jamoSecond)
       }
       if syllables {
         // EA B0 80 (U+AC00) to ED 9D BF (U+D77F).
@@ -117,7 +133,7 @@ enum BlockScan {
         lead .|= inLeads .& .!(below .| above)
       }
       if jamo, !syllables {
-        leadBefore = (before .== e1) .| (twoBefore .== e1)
+        leadBefore = (before .== jamoLeads) .| (twoBefore .== jamoLeads)
       } else {
         leadBefore =
           ((before & highNibble) .== threeByteLead) .| ((twoBefore & highNibble) .== threeByteLead)
