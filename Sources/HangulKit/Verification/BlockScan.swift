@@ -42,13 +42,45 @@ enum BlockScan {
     return words.0 & words.1 == ~0
   }
 
-  /// The first lane of `passed` that is false (16 when none is).
+  /// The first lane of `passed` that is false (16 when none is): the first
+  /// zero byte of the mask's two words (lanes are all ones or all zeros).
   @inline(__always)
   static func firstFailing(_ passed: Mask) -> Int {
-    let weights = Block(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-    let failing = Block().replacing(with: weights, where: .!passed)
-    let bits = UInt32(failing.lowHalf.wrappedSum()) | UInt32(failing.highHalf.wrappedSum()) << 8
-    return (bits | 0x1_0000).trailingZeroBitCount
+    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
+    let low = ~words.0
+    guard low == 0 else { return low.trailingZeroBitCount &>> 3 }
+    let high = ~words.1
+    return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount &>> 3
+  }
+
+  /// What a scan of normalized or composed output passes besides ASCII: a
+  /// type for each, so that each gets its own loop with no test of the kind
+  /// in it.
+  fileprivate protocol Kind {
+    /// E1 to pass U+1100–U+11FF, E3 to pass U+3100–U+31FF, 0 neither.
+    static var jamoLead: UInt8 { get }
+    /// Whether to pass the syllables U+AC00–U+D77F.
+    static var syllables: Bool { get }
+  }
+
+  fileprivate enum Jamo: Kind {
+    static var jamoLead: UInt8 { 0xE1 }
+    static var syllables: Bool { false }
+  }
+
+  fileprivate enum Syllables: Kind {
+    static var jamoLead: UInt8 { 0 }
+    static var syllables: Bool { true }
+  }
+
+  fileprivate enum JamoAndSyllables: Kind {
+    static var jamoLead: UInt8 { 0xE1 }
+    static var syllables: Bool { true }
+  }
+
+  fileprivate enum Composed: Kind {
+    static var jamoLead: UInt8 { 0xE3 }
+    static var syllables: Bool { true }
   }
 
   /// Normalized output (``NormalFormChecker``): passes ASCII other than
@@ -64,14 +96,10 @@ enum BlockScan {
   ) -> Int {
     // One loop for each kind, with no test of the kind in it.
     switch (jamo, syllables) {
-    case (true, false):
-      passStable(base, count, start, separator, 0xE1, false, &last)
-    case (false, true):
-      passStable(base, count, start, separator, 0, true, &last)
-    case (true, true):
-      passStable(base, count, start, separator, 0xE1, true, &last)
-    case (false, false):
-      start
+    case (true, false): passStable(Jamo.self, base, count, start, separator, &last)
+    case (false, true): passStable(Syllables.self, base, count, start, separator, &last)
+    case (true, true): passStable(JamoAndSyllables.self, base, count, start, separator, &last)
+    case (false, false): start
     }
   }
 
@@ -85,20 +113,21 @@ enum BlockScan {
   static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
     var last = start
     // 0x80 is never ASCII: no separator stops the scan.
-    return passStable(base, count, start, 0x80, 0xE3, true, &last)
+    return passStable(Composed.self, base, count, start, 0x80, &last)
   }
 
   /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:)``
-  /// and ``passComposed(_:_:from:)``: `jamoLead` E1 passes U+1100–U+11FF,
-  /// E3 passes U+3100–U+31FF, 0 neither. Blocks follow each other sixteen
-  /// bytes apart: a code point that straddles two blocks is checked by its
-  /// lead's lane, and its continuation bytes pass in the next block by the
-  /// lead before them.
-  @inline(__always)
-  private static func passStable(
-    _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
-    _ jamoLead: UInt8, _ syllables: Bool, _ last: inout Int
+  /// and ``passComposed(_:_:from:)``, specialized for each kind. Blocks
+  /// follow each other sixteen bytes apart: a code point that straddles two
+  /// blocks is checked by its lead's lane, and its continuation bytes pass
+  /// in the next block by the lead before them.
+  @inline(never)
+  private static func passStable<K: Kind>(
+    _ kind: K.Type, _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
+    _ last: inout Int
   ) -> Int {
+    let jamoLead = K.jamoLead
+    let syllables = K.syllables
     let jamo = jamoLead != 0
     var position = start
     // No three-byte lead before the block whose code point reaches into it.
