@@ -77,7 +77,10 @@ enum AgreedUnitScan {
     return true
   }
 
-  /// The loop of ``passDecomposed(_:_:_:_:)`` when every group agrees.
+  /// The loop of ``passDecomposed(_:_:_:_:)`` when every group agrees:
+  /// sixteen bytes a step by ``BlockScan/passGroups(_:_:from:)``, a unit a
+  /// step where it cannot go on (near the end, or where it cannot begin),
+  /// trying the blocks again after each unit.
   @inline(never)
   private static func passGroups(
     _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int,
@@ -85,44 +88,23 @@ enum AgreedUnitScan {
   ) -> Int {
     var cursor = base + start
     let last = base + (count &- 16)
-    while cursor <= last, stepGroup(&cursor, initialVowel, final) {}
+    while true {
+      cursor = base + BlockScan.passGroups(base, count, from: cursor - base)
+      guard cursor <= last, stepGroup(&cursor, initialVowel, final) else { break }
+    }
     return cursor - base
   }
 
-  /// Decomposed output when every group agrees, in two parts at once: the
-  /// bytes `0..<middle` and `middle..<count` from `first` and `second`.
-  /// Each step of the scan waits for the one before (where a unit ends),
-  /// so two independent scans in one loop take about the time of one.
-  /// Returns where each stopped, as ``passDecomposed(_:_:_:_:)`` does.
+  /// Decomposed output when every group agrees, in two parts: the bytes
+  /// `0..<middle` and `middle..<count` from `first` and `second`. Returns
+  /// where each stopped, as ``passDecomposed(_:_:_:_:)`` does.
   static func passDecomposedInTwo(
     _ base: UnsafePointer<UInt8>, middle: Int, _ count: Int, _ first: Int, _ second: Int
   ) -> (Int, Int) {
-    modernInitialVowel.withUnsafeBufferPointer { initialVowel in
-      modernFinal.withUnsafeBufferPointer { final in
-        guard let initialVowel = initialVowel.baseAddress, let final = final.baseAddress else {
-          return (first, second)
-        }
-        return passGroupsInTwo(base, middle, count, first, second, initialVowel, final)
-      }
-    }
-  }
-
-  @inline(never)
-  private static func passGroupsInTwo(
-    _ base: UnsafePointer<UInt8>, _ middle: Int, _ count: Int, _ first: Int, _ second: Int,
-    _ initialVowel: UnsafePointer<UInt8>, _ final: UnsafePointer<UInt8>
-  ) -> (Int, Int) {
-    var cursor = base + first
-    var other = base + second
-    let last = base + (middle &- 16)
-    let otherLast = base + (count &- 16)
-    while cursor <= last, other <= otherLast {
-      guard stepGroup(&cursor, initialVowel, final) else { break }
-      guard stepGroup(&other, initialVowel, final) else { break }
-    }
-    // One has stopped: the other goes on alone.
-    let firstStop = passGroups(base, middle, from: cursor - base, initialVowel, final)
-    let secondStop = passGroups(base, count, from: other - base, initialVowel, final)
+    var firstStop = first
+    var secondStop = second
+    passDecomposed(base, middle, &firstStop, nil)
+    passDecomposed(base, count, &secondStop, nil)
     return (firstStop, secondStop)
   }
 
@@ -156,7 +138,9 @@ enum AgreedUnitScan {
 
   /// Composed output: ASCII, syllables and compatibility jamo whose states
   /// are 1 (syllable `index` at `index`, jamo U+3131 + i at 11,172 + i);
-  /// with `everyJamoAgrees`, any two code points of U+3100–U+31FF in one step.
+  /// with `everyJamoAgrees` (every state is 1), sixteen bytes a step by
+  /// ``BlockScan/passComposed(_:_:from:)``, and any two code points of
+  /// U+3100–U+31FF in one step.
   @inline(never)
   static func passComposed(
     _ base: UnsafePointer<UInt8>, _ count: Int, _ position: inout Int,
@@ -166,7 +150,17 @@ enum AgreedUnitScan {
     var cursor = base + position
     let last = base + (count &- 16)
     defer { position = cursor - base }
+    // Where the block scan is tried next: at once after the unit it
+    // stopped at, 16 bytes on after one it could not begin with.
+    var blocksFrom = cursor
     while cursor <= last {
+      // Every syllable and jamo agrees: sixteen bytes a step.
+      if everyJamoAgrees, cursor >= blocksFrom {
+        let stop = base + BlockScan.passComposed(base, count, from: cursor - base)
+        blocksFrom = stop == cursor ? cursor + 16 : stop + 1
+        cursor = stop
+        guard cursor <= last else { break }
+      }
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
       if word & 0x80 == 0 {
         cursor += ByteSearch.leadingASCII(word)

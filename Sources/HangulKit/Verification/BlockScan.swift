@@ -1,0 +1,260 @@
+/// The sixteen-bytes-a-step part of the verifiers' scans: a block of output
+/// is passed when every code point that starts in it is of a kind the scan
+/// knows to agree with ICU, decided for the sixteen lanes at once with no
+/// branch per character; it stops at the first lane it cannot pass.
+///
+///     var last = 0
+///     BlockScan.passStable(base, count, from: 2, separator: 0x0A, jamo: false,
+///                          syllables: true, last: &last)
+///     // the first byte that is not ASCII or a syllable (or 18 before the end)
+///
+/// A lane passes when its byte is ASCII, the lead of an accepted three-byte
+/// code point (checked with its next bytes, read by loads one and two bytes
+/// further on), or a continuation byte with a lead one or two bytes before
+/// it. Lanes read up to three bytes before the block and five after it: the
+/// bytes before the first block must not hold a lead that reaches into it
+/// (each scan checks this before its first block). A block whose every lane
+/// passes is a whole number of accepted code points (and the one that
+/// straddles its end, read whole); when a lane fails, every lane before it
+/// passed, so the failing lane starts a code point. Time O(n), a few vector
+/// operations per sixteen bytes.
+///
+/// Every operation is between two vectors (a constant is a vector of it):
+/// with a scalar operand Swift compares lane by lane.
+enum BlockScan {
+  typealias Block = SIMD16<UInt8>
+  typealias Mask = SIMDMask<SIMD16<Int8>>
+
+  @inline(__always)
+  static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Block {
+    UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
+  }
+
+  /// `byte` in every lane.
+  @inline(__always)
+  static func splat(_ byte: UInt8) -> Block { Block(repeating: byte) }
+
+  /// Whether every lane of `mask` is true (two words compared, not a
+  /// reduction lane by lane).
+  @inline(__always)
+  static func every(_ mask: Mask) -> Bool {
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64).self)
+    return words.0 & words.1 == ~0
+  }
+
+  /// The first lane of `passed` that is false (16 when none is): the first
+  /// zero byte of the mask's two words (lanes are all ones or all zeros).
+  @inline(__always)
+  static func firstFailing(_ passed: Mask) -> Int {
+    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
+    let low = ~words.0
+    guard low == 0 else { return low.trailingZeroBitCount &>> 3 }
+    let high = ~words.1
+    return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount &>> 3
+  }
+
+  /// What a scan of normalized or composed output passes besides ASCII: a
+  /// type for each, so that each gets its own loop with no test of the kind
+  /// in it.
+  fileprivate protocol Kind {
+    /// E1 to pass U+1100–U+11FF, E3 to pass U+3100–U+31FF, 0 neither.
+    static var jamoLead: UInt8 { get }
+    /// Whether to pass the syllables U+AC00–U+D77F.
+    static var syllables: Bool { get }
+  }
+
+  fileprivate enum Jamo: Kind {
+    static var jamoLead: UInt8 { 0xE1 }
+    static var syllables: Bool { false }
+  }
+
+  fileprivate enum Syllables: Kind {
+    static var jamoLead: UInt8 { 0 }
+    static var syllables: Bool { true }
+  }
+
+  fileprivate enum JamoAndSyllables: Kind {
+    static var jamoLead: UInt8 { 0xE1 }
+    static var syllables: Bool { true }
+  }
+
+  fileprivate enum Composed: Kind {
+    static var jamoLead: UInt8 { 0xE3 }
+    static var syllables: Bool { true }
+  }
+
+  /// Normalized output (``NormalFormChecker``): passes ASCII other than
+  /// `separator`, with `syllables` the syllables U+AC00–U+D77F and with
+  /// `jamo` the conjoining jamo U+1100–U+11FF (blocks every code point of
+  /// which the form's table says is stable: the caller knows which).
+  /// Returns where it stopped, a code point start (`start` when it cannot
+  /// begin there); `last` becomes the start of the last code point passed.
+  @inline(never)
+  static func passStable(
+    _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, separator: UInt8, jamo: Bool,
+    syllables: Bool, last: inout Int
+  ) -> Int {
+    // One loop for each kind, with no test of the kind in it.
+    switch (jamo, syllables) {
+    case (true, false): passStable(Jamo.self, base, count, start, separator, &last)
+    case (false, true): passStable(Syllables.self, base, count, start, separator, &last)
+    case (true, true): passStable(JamoAndSyllables.self, base, count, start, separator, &last)
+    case (false, false): start
+    }
+  }
+
+  /// Composed output whose every syllable and compatibility jamo agrees
+  /// with ICU (``AgreedUnitScan``): passes ASCII, the syllables
+  /// U+AC00–U+D77F and the code points U+3100–U+31FF (the compatibility
+  /// jamo, and others that are not Hangul, which the check leaves alone).
+  /// Returns where it stopped, a code point start (`start` when it cannot
+  /// begin there).
+  @inline(never)
+  static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+    var last = start
+    // 0x80 is never ASCII: no separator stops the scan.
+    return passStable(Composed.self, base, count, start, 0x80, &last)
+  }
+
+  /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:)``
+  /// and ``passComposed(_:_:from:)``, specialized for each kind. Blocks
+  /// follow each other sixteen bytes apart: a code point that straddles two
+  /// blocks is checked by its lead's lane, and its continuation bytes pass
+  /// in the next block by the lead before them.
+  @inline(never)
+  private static func passStable<K: Kind>(
+    _ kind: K.Type, _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
+    _ last: inout Int
+  ) -> Int {
+    let jamoLead = K.jamoLead
+    let syllables = K.syllables
+    let jamo = jamoLead != 0
+    var position = start
+    // No three-byte lead before the block whose code point reaches into it.
+    guard position &+ 18 <= count, position >= 2, base[position &- 1] & 0xF0 != 0xE0,
+      base[position &- 2] & 0xF0 != 0xE0
+    else { return position }
+    let separators = splat(separator)
+    let ascii = splat(0x80)
+    let high = splat(0xC0)
+    let highNibble = splat(0xF0)
+    let threeByteLead = splat(0xE0)
+    let (jamoLeads, jamoSecond, secondMask) = (splat(jamoLead), splat(0x84), splat(0xFC))
+    let (ea, ed, leadRange) = (splat(0xEA), splat(0xED), splat(4))
+    let (firstSecond, endSecond) = (splat(0xB0), splat(0x9E))
+    let none = Mask(repeating: false)
+    while position &+ 18 <= count {
+      let bytes = load(base, position)
+      let next = load(base, position &+ 1)
+      let afterNext = load(base, position &+ 2)
+      let before = load(base, position &- 1)
+      let twoBefore = load(base, position &- 2)
+      var lead = none
+      let leadBefore: Mask
+      if jamo {
+        lead .|= (bytes .== jamoLeads) .& ((next & secondMask) .== jamoSecond)
+      }
+      if syllables {
+        // EA B0 80 (U+AC00) to ED 9D BF (U+D77F).
+        let inLeads = (bytes &- ea) .< leadRange
+        let below = (bytes .== ea) .& (next .< firstSecond)
+        let above = (bytes .== ed) .& (next .>= endSecond)
+        lead .|= inLeads .& .!(below .| above)
+      }
+      if jamo, !syllables {
+        leadBefore = (before .== jamoLeads) .| (twoBefore .== jamoLeads)
+      } else {
+        leadBefore =
+          ((before & highNibble) .== threeByteLead) .| ((twoBefore & highNibble) .== threeByteLead)
+      }
+      lead = lead .& ((next & high) .== ascii) .& ((afterNext & high) .== ascii)
+      let continuation = ((bytes & high) .== ascii) .& leadBefore
+      let passed = ((bytes .< ascii) .& (bytes .!= separators)) .| lead .| continuation
+      guard every(passed) else {
+        position &+= firstFailing(passed)
+        if position > start { last = position &- (base[position &- 1] < 0x80 ? 1 : 3) }
+        return position
+      }
+      position &+= 16
+    }
+    guard position > start else { return position }
+    // The code point that straddles the last block's end was checked whole.
+    while position < count, base[position] & 0xC0 == 0x80 { position &+= 1 }
+    last = position &- (base[position &- 1] < 0x80 ? 1 : 3)
+    return position
+  }
+
+  /// Decomposed output whose every modern group agrees with ICU
+  /// (``AgreedUnitScan``): passes ASCII and groups initial E1 84 80–92,
+  /// vowel E1 85 A1–B5, perhaps final E1 86 A8 – E1 87 82. Each lane checks
+  /// its neighbour three bytes on: an initial needs a vowel after it, a
+  /// vowel an initial before it, a final a vowel before it (that neighbour's
+  /// own lane checks the rest of it). Returns where it stopped, at the start
+  /// of a group: a group cut by the stop is left whole for the caller.
+  @inline(never)
+  static func passGroups(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+    var position = start
+    // No lead before the block reaching into it, and no initial or vowel
+    // right before it (a vowel or final in lane 0 would lean on it).
+    guard position &+ 21 <= count, position >= 3, base[position &- 1] != 0xE1,
+      base[position &- 2] != 0xE1,
+      base[position &- 3] != 0xE1 || base[position &- 2] &- 0x84 >= 2
+    else { return position }
+    let (e1, initialSecond, vowelSecond) = (splat(0xE1), splat(0x84), splat(0x85))
+    let (finalSecond, lastFinalSecond) = (splat(0x86), splat(0x87))
+    let (ascii, high) = (splat(0x80), splat(0xC0))
+    let (initialCount, firstVowel, vowelCount) = (splat(19), splat(0xA1), splat(21))
+    let (firstFinal, finalCount, lastFinalCount) = (splat(0xA8), splat(24), splat(3))
+    while position &+ 21 <= count {
+      let bytes = load(base, position)
+      let next = load(base, position &+ 1)
+      let afterNext = load(base, position &+ 2)
+      let third = load(base, position &+ 3)
+      let fourth = load(base, position &+ 4)
+      let before = load(base, position &- 1)
+      let twoBefore = load(base, position &- 2)
+      let threeBefore = load(base, position &- 3)
+      let isE1 = bytes .== e1
+      let leadBefore = threeBefore .== e1
+      let initial =
+        isE1 .& (next .== initialSecond) .& ((afterNext &- ascii) .< initialCount)
+        .& (third .== e1) .& (fourth .== vowelSecond)
+      let vowel =
+        isE1 .& (next .== vowelSecond) .& ((afterNext &- firstVowel) .< vowelCount)
+        .& leadBefore .& (twoBefore .== initialSecond)
+      let finalShape =
+        ((next .== finalSecond) .& ((afterNext &- firstFinal) .< finalCount))
+        .| ((next .== lastFinalSecond) .& ((afterNext &- ascii) .< lastFinalCount))
+      let final = isE1 .& finalShape .& leadBefore .& (twoBefore .== vowelSecond)
+      let continuation = ((bytes & high) .== ascii) .& ((before .== e1) .| (twoBefore .== e1))
+      let passed = (bytes .< ascii) .| initial .| vowel .| final .| continuation
+      guard every(passed) else {
+        position &+= firstFailing(passed)
+        return backToGroupStart(base, position, start)
+      }
+      position &+= 16
+    }
+    // The code point that straddles the last block's end was checked whole.
+    if position > start {
+      while position < count, base[position] & 0xC0 == 0x80 { position &+= 1 }
+    }
+    return backToGroupStart(base, position, start)
+  }
+
+  /// `position`, or the start of the group it cuts (after its initial or
+  /// vowel), not before `start`.
+  @inline(__always)
+  private static func backToGroupStart(_ base: UnsafePointer<UInt8>, _ stop: Int, _ start: Int)
+    -> Int
+  {
+    var position = stop
+    if position &- 3 >= start, base[position &- 3] == 0xE1 {
+      if base[position &- 2] == 0x84 {
+        position &-= 3
+      } else if base[position &- 2] == 0x85, position &- 6 >= start {
+        position &-= 6
+      }
+    }
+    return position
+  }
+}
