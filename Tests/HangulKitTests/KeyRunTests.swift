@@ -207,6 +207,70 @@ struct KeyRunTests {
     }
   }
 
+  /// A filter may take over the transition tables of an earlier one
+  /// (``ComposeFilter/reuseCaches(of:)``, as the pieces of a parallel run
+  /// do): from a filter of the same keyboard and options it types what a
+  /// fresh one types; from one of another keyboard or options it must keep
+  /// its own (taking them would type the other automaton's steps).
+  @Test("a filter that takes over an earlier filter's tables", arguments: cases)
+  func tablesTakenOver(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(
+      seed: 0x7A4E &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 3000, text: true)
+    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    let expected = Self.keyByKey(
+      log, keys: keys, keyboard: keyboard, options: options,
+      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    for other in Self.cases {
+      // An earlier filter that learned from a log of its own keyboard.
+      let otherKeyboard = try Keyboard(id: other.id)
+      var earlier = ComposeFilter(keys: other.keys, keyboard: otherKeyboard, options: other.options)
+      let earlierLog = Self.randomLog(
+        &generator, keys: other.keys, keyboard: otherKeyboard, length: 3000, text: true)
+      var ignored: [UInt8] = []
+      try earlier.process(Array(String(String.UnicodeScalarView(earlierLog)).utf8), into: &ignored)
+      var filter = ComposeFilter(keys: keys, keyboard: keyboard, options: options)
+      filter.reuseCaches(of: earlier)
+      var output: [UInt8] = []
+      try filter.process(bytes, into: &output)
+      filter.finish(into: &output)
+      expectSameBytes(output, expected)
+    }
+  }
+
+  /// On a 3-set keyboard a syllable that is not one precomposed character
+  /// (an initial and a final, a lone vowel) is written as several jamo, more
+  /// than a table entry's 3 bytes; every key that commits it writes the same
+  /// bytes, which the state's steps share. Each line types a few keys, then
+  /// one key of all: every step from those states, with text after it.
+  @Test("every key after syllables written as several jamo", arguments: ["3f", "3s", "39", "32"])
+  func everyKeyAfterLongWrites(id: String) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(
+      seed: 0x10C6 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    let keyCodes = keyboard.layout.mappedKeys.map { Unicode.Scalar($0) }
+    var log: [Unicode.Scalar] = []
+    for _ in 0..<40 {
+      let prefix = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+        keyCodes.randomElement(using: &generator) ?? "a"
+      }
+      for key in keyCodes { log += prefix + [key, " ", "\n"] }
+    }
+    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    for limit in [LineEditor.defaultTransitionStateLimit, 6] {
+      let result = Self.filtered(
+        bytes, cuts: [bytes.count / 3], keys: .qwerty, keyboard: keyboard,
+        options: ComposerOptions(), transitionStateLimit: limit)
+      expectSameBytes(
+        result.output,
+        Self.keyByKey(
+          log, keys: .qwerty, keyboard: keyboard, options: ComposerOptions(),
+          maximumLineLength: LineEditor.defaultMaximumLineLength))
+      #expect(result.keystrokes == Self.keystrokes(log))
+    }
+  }
+
   @Test("a long run of keys crosses the run length and the chunk ends")
   func longRun() throws {
     let word = Array("dkssudgktpdy ".utf8)

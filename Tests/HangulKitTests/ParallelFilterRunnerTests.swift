@@ -86,6 +86,24 @@ import Testing
       try Self.run([Self.keys], jobs: 1, pieceSize: 0) { ComposeFilter() }.messages.count == 1)
   }
 
+  /// Each piece's filter takes over the key transition tables of the piece
+  /// its thread read before (``ByteFilter/reuseCaches(of:)``): 2-set and
+  /// layout (3-set) keys with text and Backspaces, also with tables so small
+  /// that they keep starting over, must still compose what one thread does.
+  @Test(arguments: ["2", "3f", "39"])
+  func composingWithTablesTakenOverFromThePieceBefore(id: String) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(seed: 0x71EC_E5 &+ UInt64(id.utf8.count))
+    let log = KeyRunTests.randomLog(
+      &generator, keys: .qwerty, keyboard: keyboard, length: 12_000, text: true)
+    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    for limit in [5, LineEditor.defaultTransitionStateLimit] {
+      try Self.expectSameAsOneThread([bytes, Self.keys]) {
+        ComposeFilter(keys: .qwerty, keyboard: keyboard, transitionStateLimit: limit)
+      }
+    }
+  }
+
   @Test func composingWithLinesFlushedPastTheMaximum() throws {
     try Self.expectSameAsOneThread([Self.keys]) {
       ComposeFilter(keys: .jamo, maximumLineLength: 100)

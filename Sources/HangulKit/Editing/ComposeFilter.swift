@@ -76,6 +76,13 @@ public struct ComposeFilter: ByteFilter {
     return current.report
   }
 
+  /// Takes over `earlier`'s key transition tables (see
+  /// ``LineEditor/reuseTransitions(of:)``): a piece of a parallel run starts
+  /// with the steps the piece before it on its thread learned.
+  public mutating func reuseCaches(of earlier: ComposeFilter) {
+    editor.reuseTransitions(of: earlier.editor)
+  }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     lastChunkWasUTF8 = true
     var position = 0
@@ -374,9 +381,12 @@ public struct ComposeFilter: ByteFilter {
 
   private mutating func drain(into output: inout [UInt8]) {
     if countsOutput { recorder.count(output: editor.output) }
-    if output.isEmpty {
+    if output.isEmpty, output.capacity <= 4 * editor.output.capacity {
       // The usual case (the runner empties its buffer after each write):
-      // hand over the editor's buffer instead of copying it.
+      // hand over the editor's buffer instead of copying it. A buffer with
+      // room for many blocks (a parallel piece's, reserved for the whole
+      // piece) is kept: given to the editor, it would leave the piece's
+      // output to grow by copies into fresh pages.
       swap(&output, &editor.output)
     } else {
       output.append(contentsOf: editor.output)

@@ -88,7 +88,8 @@ struct KeyTransitionTable<State: Hashable & Sendable>: Sendable {
   /// Works out the step from state `index` on `keyClass` with `step` (which
   /// acts on the state and appends what it writes) and stores it. Returns
   /// `false` when the step cannot be tabulated (it writes more than 3 bytes,
-  /// or a fourth write from its state): the caller takes it the general way.
+  /// or a fourth different write from its state): the caller takes it the
+  /// general way.
   /// If the table had to start over, `index` moves to the state's new row.
   mutating func resolve(
     state index: inout Int, keyClass: Int, step: (inout State, inout [UInt8]) -> Void
@@ -100,10 +101,20 @@ struct KeyTransitionTable<State: Hashable & Sendable>: Sendable {
     step(&state, &bytes)
     stepBytes = bytes
     var word = UInt32(bytes.count) << 24
+    // Whether a long write goes at the end of ``longWrites``.
+    var appendsLong = false
     if bytes.count > 3 {
-      // Held in ``longWrites``: its offset, and count ``longCount``.
-      guard bytes.count < 256, longWrites.count < 1 << 24 else { return false }
-      word = Self.longCount << 24 | UInt32(longWrites.count)
+      // Held in ``longWrites``: its offset, and count ``longCount``. The
+      // state's steps that write the same bytes (a syllable that is not one
+      // precomposed character, committed by any key) share one slot.
+      guard bytes.count < 256 else { return false }
+      if let shared = longSlotWord(holding: bytes, of: index) {
+        word = shared
+      } else {
+        guard longWrites.count < 1 << 24 else { return false }
+        word = Self.longCount << 24 | UInt32(longWrites.count)
+        appendsLong = true
+      }
     } else {
       for (position, byte) in bytes.enumerated() { word |= UInt32(byte) << (8 * UInt32(position)) }
     }
@@ -115,9 +126,9 @@ struct KeyTransitionTable<State: Hashable & Sendable>: Sendable {
       index = self.index(of: source)
       next = state == start ? 0 : find(state)
       slot = bytes.isEmpty ? 0 : 1
+      appendsLong = bytes.count > 3
     }
-    if bytes.count > 3 {
-      // A long write is never shared: it goes at the end of ``longWrites``.
+    if appendsLong {
       word = Self.longCount << 24 | UInt32(longWrites.count)
       longWrites.append(UInt8(bytes.count))
       longWrites.append(contentsOf: bytes)
@@ -127,6 +138,20 @@ struct KeyTransitionTable<State: Hashable & Sendable>: Sendable {
     entries[index * width + keyClass] =
       Self.knownFlag | UInt16(slot) << Self.slotShift | UInt16(nextIndex)
     return true
+  }
+
+  /// The word of a slot of state `index` whose long write (in
+  /// ``longWrites``) is `bytes`, if there is one. O(``slotsPerState`` × its length).
+  private func longSlotWord(holding bytes: [UInt8], of index: Int) -> UInt32? {
+    let base = index * Self.slotsPerState
+    for slot in 1..<Self.slotsPerState {
+      let word = writes[base + slot]
+      guard word >> 24 == Self.longCount else { continue }
+      let offset = Int(word & 0xFF_FFFF)
+      guard Int(longWrites[offset]) == bytes.count else { continue }
+      if longWrites[(offset + 1)..<(offset + 1 + bytes.count)].elementsEqual(bytes) { return word }
+    }
+    return nil
   }
 
   /// The slot of state `index` that holds `word`, or a free one; `nil` when

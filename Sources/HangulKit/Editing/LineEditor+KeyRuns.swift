@@ -25,7 +25,7 @@ extension LineEditor {
   /// sequence cut off at the end of the chunk, or where the line could grow
   /// past ``maximumLineLength`` (so a long line is flushed exactly where the
   /// slow path flushes it). `actions` holds an ``AsciiKeyAction`` per ASCII
-  /// code. Returns where the run ended (`start` when it took nothing: with
+  /// code, the same on every call. Returns where the run ended (`start` when it took nothing: with
   /// `--backspace keystroke` it takes nothing) and the keystrokes typed.
   ///
   ///     var editor = LineEditor()
@@ -218,6 +218,7 @@ extension LineEditor {
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
     _ scratch: inout [UInt8], _ written: inout Int
   ) {
+    if layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
     var state = layoutTransitions.index(
       of: layoutTyping.composer.buffer, hint: lastTransitionState)
     while true {
@@ -225,16 +226,14 @@ extension LineEditor {
         layoutTransitions.entries.withUnsafeBufferPointer { entries in
           layoutTransitions.writes.withUnsafeBufferPointer { writes in
             layoutTransitions.longWrites.withUnsafeBufferPointer { longWrites in
-              actions.withUnsafeBufferPointer { table in
-                layoutKeyClasses.withUnsafeBufferPointer { classes in
-                  layoutSymbolWrites.withUnsafeBufferPointer { symbols in
-                    Self.runLayoutTable(
-                      input, &position, end, table, classes, symbols,
-                      Tables(
-                        entries: entries, writes: writes, longWrites: longWrites,
-                        width: layoutTransitions.width),
-                      &state, buffer, &written)
-                  }
+              layoutRunClasses.withUnsafeBufferPointer { classes in
+                layoutRunWrites.withUnsafeBufferPointer { afterWrites in
+                  Self.runLayoutTable(
+                    input, &position, end, classes, afterWrites,
+                    Tables(
+                      entries: entries, writes: writes, longWrites: longWrites,
+                      width: layoutTransitions.width),
+                    &state, buffer, &written)
                 }
               }
             }
@@ -261,44 +260,57 @@ extension LineEditor {
     lastTransitionState = state
   }
 
+  /// Works out ``layoutRunClasses`` and ``layoutRunWrites`` from the
+  /// ``AsciiKeyAction`` of each ASCII code (once: a filter's actions never
+  /// change), so that a key of a layout run costs one load for its column.
+  private mutating func prepareLayoutRuns(_ actions: [UInt8]) {
+    var classes = [UInt8](repeating: 0xFF, count: 128)
+    var afterWrites = [UInt32](repeating: 0, count: 128)
+    for code in 0..<min(128, actions.count) {
+      switch actions[code] {
+      case AsciiKeyAction.layoutKey:
+        classes[code] = layoutKeyClasses[code]
+        // Column 0: a key that only types a symbol (commit, then the symbol).
+        if classes[code] == 0 { afterWrites[code] = layoutSymbolWrites[code] }
+      case AsciiKeyAction.text:
+        classes[code] = 0
+        afterWrites[code] = 1 << 24 | UInt32(code)
+      default: break
+      }
+    }
+    layoutRunClasses = classes
+    layoutRunWrites = afterWrites
+  }
+
   /// The loop of ``typeLayoutRun``: returns the column of a step the table
   /// does not know yet (with `position` at its key), or -1 where the run ends.
+  /// Per key: its column, the entry, the write of the entry and the write
+  /// after it (0 bytes but for column 0), with no branch on the kind of key.
   @inline(__always)
   private static func runLayoutTable(
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int,
-    _ actions: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>,
-    _ symbolWrites: UnsafeBufferPointer<UInt32>, _ tables: Tables, _ state: inout Int,
-    _ buffer: UnsafeMutableBufferPointer<UInt8>, _ written: inout Int
+    _ classes: UnsafeBufferPointer<UInt8>, _ afterWrites: UnsafeBufferPointer<UInt32>,
+    _ tables: Tables, _ state: inout Int, _ buffer: UnsafeMutableBufferPointer<UInt8>,
+    _ written: inout Int
   ) -> Int {
     guard let entries = tables.entries.baseAddress, let writes = tables.writes.baseAddress,
-      let longs = tables.longWrites.baseAddress, let action = actions.baseAddress,
-      let keyClasses = classes.baseAddress,
-      let symbols = symbolWrites.baseAddress, let out = buffer.baseAddress
+      let longs = tables.longWrites.baseAddress, let keyClasses = classes.baseAddress,
+      let after = afterWrites.baseAddress, let out = buffer.baseAddress
     else { return -1 }
     let width = tables.width
     while position < end {
       let byte = input[position]
       guard byte < 0x80 else { return -1 }
-      let keyAction = action[Int(byte)]
-      let keyClass: Int
-      // What column 0 (commit) writes after the syllable: the text byte, or
-      // the symbol of a key that only types one.
-      let after: UInt32
-      if keyAction == AsciiKeyAction.layoutKey {
-        keyClass = Int(keyClasses[Int(byte)])
-        after = symbols[Int(byte)]
-      } else if keyAction == AsciiKeyAction.text {
-        keyClass = 0
-        after = 1 << 24 | UInt32(byte)
-      } else {
-        return -1
-      }
+      let keyClass = Int(keyClasses[Int(byte)])
+      guard keyClass != 0xFF else { return -1 }
       guard step(&state, keyClass, entries, writes, longs, width, out, &written) else {
         return keyClass
       }
-      if keyClass == 0 {
-        KeyTransitionTable<LayoutBuffer>.put(after, longWrites: longs, to: out, at: &written)
-      }
+      // What column 0 (commit) writes after the syllable: the text byte, or
+      // the symbol of a key that only types one; nothing after other keys.
+      let word = after[Int(byte)]
+      UnsafeMutableRawPointer(out + written).storeBytes(of: word.littleEndian, as: UInt32.self)
+      written &+= Int(truncatingIfNeeded: word >> 24)
       position &+= 1
     }
     return -1

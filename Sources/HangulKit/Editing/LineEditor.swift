@@ -58,6 +58,12 @@ public struct LineEditor: Sendable {
   /// commits and writes the symbol whatever the syllable: the symbol's
   /// UTF-8 (count in the top byte); such a key takes column 0.
   let layoutSymbolWrites: [UInt32]
+  /// For a run on ``layoutTransitions``, per ASCII code: its column (0 for
+  /// text and keys that only type a symbol, 0xFF where the run ends), and
+  /// what it writes after its step (the text byte or the symbol; count in
+  /// the top byte). Worked out from the run's actions on the first run.
+  var layoutRunClasses: [UInt8] = []
+  var layoutRunWrites: [UInt32] = []
   /// The table row where the last run of keys ended: the next one most
   /// likely starts there.
   var lastTransitionState = 0
@@ -130,6 +136,24 @@ public struct LineEditor: Sendable {
     layoutSymbolWrites = symbols
     layoutTransitions = KeyTransitionTable(
       width: codes.count, start: LayoutBuffer(), stateLimit: transitionStateLimit)
+  }
+
+  /// Takes over the key transition tables of `earlier`, an editor for the
+  /// same keyboard and options (otherwise it does nothing): they only cache
+  /// the automaton's steps, so what the editor writes stays the same, and a
+  /// new piece of a parallel run need not fill them again. O(1) (the tables
+  /// are shared until one of the editors adds a step).
+  mutating func reuseTransitions(of earlier: LineEditor) {
+    guard usesLayout == earlier.usesLayout, composer.options == earlier.composer.options,
+      jamoKeyClasses == earlier.jamoKeyClasses, layoutClassCodes == earlier.layoutClassCodes,
+      jamoTransitions.width == earlier.jamoTransitions.width,
+      layoutTransitions.width == earlier.layoutTransitions.width,
+      jamoTransitions.stateLimit == earlier.jamoTransitions.stateLimit,
+      layoutTransitions.stateLimit == earlier.layoutTransitions.stateLimit,
+      composer.keyboard == earlier.composer.keyboard
+    else { return }
+    jamoTransitions = earlier.jamoTransitions
+    layoutTransitions = earlier.layoutTransitions
   }
 
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.

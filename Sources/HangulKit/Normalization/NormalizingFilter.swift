@@ -25,6 +25,10 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
 
   public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
 
+  public mutating func reuseCaches(of earlier: Self) {
+    inner.reuseCaches(of: earlier.inner)
+  }
+
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }

@@ -25,6 +25,13 @@ public protocol ByteFilter {
   /// need not check it again (``UTF8Validator/skipValid(_:)``). `false` unless a
   /// filter says otherwise.
   var lastChunkWasUTF8: Bool { get }
+  /// Takes over what `earlier` learned that only saves work (caches such as
+  /// ``ComposeFilter``'s key transition tables), before the first chunk:
+  /// ``ParallelFilterRunner`` hands each new piece's filter the one of the
+  /// piece its thread read last, made by the same factory, so that a piece
+  /// does not learn again what the one before it learned. What the filter
+  /// writes and reports must not change. Nothing unless a filter says otherwise.
+  mutating func reuseCaches(of earlier: Self)
 }
 
 extension ByteFilter {
@@ -43,6 +50,8 @@ extension ByteFilter {
   }
 
   public var lastChunkWasUTF8: Bool { false }
+
+  public mutating func reuseCaches(of earlier: Self) {}
 
   /// Transforms `chunk` given as an array.
   public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {

@@ -415,6 +415,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
 
   /// The worker loop: cut the next piece, read it, run it, hand it over.
   override func work() {
+    // The filter of the piece this thread read last: the next one takes
+    // over its caches (``ByteFilter/reuseCaches(of:)``).
+    var earlier: Filter?
     pthread_mutex_lock(mutex)
     while true {
       while !stopped, pieceCount == nil, cutError == nil, inFlight >= inFlightLimit {
@@ -438,7 +441,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       if let buffer = spareInputs.popLast() { piece.input = buffer }
       if let buffer = spareOutputs.popLast() { piece.output = buffer }
       pthread_mutex_unlock(mutex)
-      run(piece)
+      run(piece, after: earlier)
+      earlier = piece.filter
       pthread_mutex_lock(mutex)
       done[piece.index] = piece
       pthread_cond_broadcast(condition)
@@ -550,12 +554,14 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   /// Reads and runs one piece (on a worker, without the mutex). The piece is
   /// checked for bytes that are not UTF-8 only when its filter did not find
   /// every chunk to be UTF-8 (``ByteFilter/lastChunkWasUTF8``) or it ends
-  /// inside a sequence.
-  private func run(_ piece: Piece<Filter>) {
+  /// inside a sequence. The filter takes over the caches of `earlier`, the
+  /// filter of the piece the thread read before.
+  private func run(_ piece: Piece<Filter>, after earlier: Filter?) {
     let file = files[piece.fileIndex]
     do {
       try readFully(file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
       var filter = try makeFilter()
+      if let earlier { filter.reuseCaches(of: earlier) }
       let separator = self.separator
       piece.input.withUnsafeBufferPointer { bytes in
         piece.records = ByteCounting.count(separator, in: bytes)

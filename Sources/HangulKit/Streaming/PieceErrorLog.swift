@@ -77,6 +77,10 @@ public struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
+  public mutating func reuseCaches(of earlier: Self) {
+    inner.reuseCaches(of: earlier.inner)
+  }
+
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     log.beginInput()
     inner.beginPiece(named: name, atInputStart: atInputStart)

@@ -66,6 +66,10 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
+  public mutating func reuseCaches(of earlier: Self) {
+    inner.reuseCaches(of: earlier.inner)
+  }
+
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inputs.append((inputLines, name))
     inner.beginPiece(named: name, atInputStart: atInputStart)
