@@ -35,6 +35,9 @@ struct NFDComposingTests {
       "\u{302E}",
       "\u{3099}", "ㄱ", "ㅏ", "ㄳ", "é", "漢", "😀", "\u{200C}", "\u{2060}", "abcdefghijklmnop", "\n",
       "\t", "\u{8}", "\u{7F}", "\0", "~",
+      // Next to what a composer's text copy must not take (keys, jamo, controls).
+      "\u{85}", "\u{3130}", "\u{3164}", "\u{10FF}", "\u{1200}", "\u{A95F}", "\u{A980}",
+      "\u{D7AF}", "\u{E000}", "\u{200B}", "\u{200D}", "\u{205F}", "\u{2061}", "\u{10FFFF}",
     ].map { Array($0.utf8) }
     pieces += [
       [0xFF], [0x80], [0xE1], [0xE1, 0x84], [0xE1, 0x85], [0xE1, 0x86], [0xE1, 0x84, 0xC0],

@@ -242,7 +242,7 @@ public struct ComposeFilter: ByteFilter {
       }
       // Each ASCII byte (a newline too) is a keystroke, and so is each conjoining jamo.
       recorder.current.keystrokes +=
-        stop.asciiBytes + (stop.position - start - stop.asciiBytes) / 3
+        stop.characters(from: start)
       position = stop.position
       return true
     }
@@ -255,7 +255,7 @@ public struct ComposeFilter: ByteFilter {
       while stop.position <= limit {
         let run = ConjoiningSyllableKernel.runStoppingAtControls(
           input, from: stop.position, limit: limit, out, written: stop.written)
-        stop.keystrokes += run.asciiBytes + (run.position - stop.position - run.asciiBytes) / 3
+        stop.keystrokes += run.characters(from: stop.position)
         stop.position = run.position
         stop.written = run.written
         guard stop.position < count, input[stop.position] == 0x0A,
@@ -329,7 +329,7 @@ public struct ComposeFilter: ByteFilter {
             input, from: position, limit: count - ConjoiningSyllableKernel.lookahead, out,
             written: written)
           if stop.position > position {
-            characters += stop.asciiBytes + (stop.position - position - stop.asciiBytes) / 3
+            characters += stop.characters(from: position)
             written = stop.written
             position = stop.position
             continue

@@ -17,7 +17,9 @@
 /// a syllable), and an initial joins nothing before it, so the loop may start
 /// and stop at any of these places. An old vowel or final after the
 /// syllable, a combining mark, anything else: the loop stops before it and
-/// the caller's general path goes on.
+/// the caller's general path goes on. For a composer of keystrokes (whose
+/// general path copies all other text), other characters that are not
+/// jamo or keys are copied too.
 ///
 ///     let input = Array("\u{1112}\u{1161}\u{11AB} \u{1100}\u{1173}\u{11AF}!".utf8) + [UInt8](repeating: 0x20, count: 16)
 ///     // run(base, from: 0, limit: input.count - 16, out, written: 0)
@@ -104,8 +106,18 @@ enum ConjoiningSyllableKernel {
     var position: Int
     /// Where the output goes on.
     var written: Int
-    /// How many of the bytes taken were ASCII (the rest were jamo, three bytes each).
+    /// How many of the bytes taken were ASCII (the rest were jamo, three
+    /// bytes each, and other characters copied for a composer).
     var asciiBytes: Int
+    /// For each other character copied, 3 less its length (so that
+    /// ``characters(from:)`` counts it once).
+    var lengthAdjustment = 0
+
+    /// How many characters (ASCII, conjoining jamo, others) were taken
+    /// since `start`: a composer's keystrokes.
+    func characters(from start: Int) -> Int {
+      asciiBytes + (position - start - asciiBytes + lengthAdjustment) / 3
+    }
   }
 
   /// Whether the bytes at `input` start a syllable the loop takes (an
@@ -243,7 +255,44 @@ enum ConjoiningSyllableKernel {
       from: out + secondOut, byteCount: second.written - secondOut)
     return Stop(
       position: second.position, written: joined + second.written - secondOut,
-      asciiBytes: first.asciiBytes - overshoot + second.asciiBytes)
+      asciiBytes: first.asciiBytes - overshoot + second.asciiBytes,
+      lengthAdjustment: first.lengthAdjustment + second.lengthAdjustment)
+  }
+
+  /// For a composer: the length of the well-formed character that `word`
+  /// starts with (its first byte not ASCII) where the composer's general
+  /// path copies it as text whatever comes before or after it: not a
+  /// conjoining jamo (U+1100–U+11FF, U+A960–U+A97F, U+D7B0–U+D7FF), a
+  /// compatibility jamo (a key) or a ``KeyLogControl`` character; 0
+  /// elsewhere. (Not inlined: the walk's registers stay its own.)
+  @inline(never)
+  private static func textLength(_ word: UInt64) -> Int {
+    let lead = UInt32(truncatingIfNeeded: word) & 0xFF
+    let second = UInt32(truncatingIfNeeded: word >> 8) & 0xFF
+    let third = UInt32(truncatingIfNeeded: word >> 16) & 0xFF
+    let fourth = UInt32(truncatingIfNeeded: word >> 24) & 0xFF
+    let length: Int
+    if lead &- 0xC2 < 0x1E {
+      guard second & 0xC0 == 0x80 else { return 0 }
+      length = 2
+    } else if lead & 0xF0 == 0xE0 {
+      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return 0 }
+      let value = (lead & 0x0F) << 12 | (second & 0x3F) << 6 | third & 0x3F
+      guard value >= 0x800, value &- 0xD800 >= 0x800, value &- 0x1100 >= 0x100,
+        value &- 0xA960 >= 0x20, value &- 0xD7B0 >= 0x50,
+        value &- Jamo.firstScalarValue >= UInt32(Jamo.count),
+        value != KeyLogControl.separator.value, value != KeyLogControl.literalPrefix.value
+      else { return 0 }
+      length = 3
+    } else if lead &- 0xF0 < 5 {
+      guard second & 0xC0 == 0x80, third & 0xC0 == 0x80, fourth & 0xC0 == 0x80 else { return 0 }
+      let value = (lead & 0x07) << 18 | (second & 0x3F) << 12 | (third & 0x3F) << 6 | fourth & 0x3F
+      guard value &- 0x1_0000 < 0x10_0000 else { return 0 }
+      length = 4
+    } else {
+      return 0
+    }
+    return length
   }
 
   /// Whether `rule` takes the ASCII byte `byte` (0 or 1).
@@ -289,7 +338,18 @@ enum ConjoiningSyllableKernel {
       cursor.asciiBytes &+= Int(takesNext)
       return true
     }
-    guard word & 0x80 == 0 else { return false }
+    if word & 0x80 != 0 {
+      // For a composer, other text is copied; in a normal form, what comes
+      // after it may join it, so the walk stops.
+      guard rule != .all else { return false }
+      let length = textLength(word)
+      guard length > 0 else { return false }
+      UnsafeMutableRawPointer(out + cursor.written).storeBytes(of: word, as: UInt64.self)
+      cursor.written &+= length
+      cursor.position &+= length
+      cursor.lengthAdjustment &+= 3 &- length
+      return true
+    }
     // ASCII: up to the first other byte of the word.
     var take = ByteSearch.leadingASCII(word)
     if rule != .all {
