@@ -35,6 +35,9 @@ struct NFDComposingTests {
       "\u{302E}",
       "\u{3099}", "ㄱ", "ㅏ", "ㄳ", "é", "漢", "😀", "\u{200C}", "\u{2060}", "abcdefghijklmnop", "\n",
       "\t", "\u{8}", "\u{7F}", "\0", "~",
+      // Next to what a composer's text copy must not take (keys, jamo, controls).
+      "\u{85}", "\u{3130}", "\u{3164}", "\u{10FF}", "\u{1200}", "\u{A95F}", "\u{A980}",
+      "\u{D7AF}", "\u{E000}", "\u{200B}", "\u{200D}", "\u{205F}", "\u{2061}", "\u{10FFFF}",
     ].map { Array($0.utf8) }
     pieces += [
       [0xFF], [0x80], [0xE1], [0xE1, 0x84], [0xE1, 0x85], [0xE1, 0x86], [0xE1, 0x84, 0xC0],
@@ -165,6 +168,128 @@ struct NFDComposingTests {
       let fast = try Self.composed(text) { max(1, sizes.next() ?? text.count) }
       expectSameBytes(fast.0, reference.0)
       #expect(fast.1 == reference.1, "keystrokes, cut at \(cut)")
+    }
+  }
+
+  /// Line-heavy text: NFD lines (some with ASCII), empty lines, and lines
+  /// that hold any piece (keys left composing at the newline, Backspaces at
+  /// a line start, old jamo, bytes that are not UTF-8), so that whole lines
+  /// go straight to the output and lines the kernel stops in do not.
+  /// With `clean`, only NFD syllables, spaces and full stops: then a line
+  /// longer than the editor's limit comes out the same wherever the general
+  /// path flushes it (the reference, fed in short chunks, flushes it in other
+  /// places than a long chunk does).
+  static func randomLines(_ generator: inout SeededGenerator, lines count: Int, clean: Bool)
+    -> [UInt8]
+  {
+    var text: [UInt8] = []
+    for _ in 0..<count {
+      let kind = clean ? 0 : Int.random(in: 0..<10, using: &generator)
+      let length = Int.random(in: 0...(kind == 1 ? 2 : 30), using: &generator)
+      for _ in 0..<length {
+        let piece =
+          kind < 7
+          ? pieces[Int.random(in: 0..<60, using: &generator)]
+          : pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+        text += piece
+      }
+      text.append(0x0A)
+    }
+    return text
+  }
+
+  /// `hangul-compose`'s filter with `options` and a line limit on `text`: the
+  /// output and the whole statistics report.
+  static func composedLines(
+    _ text: [UInt8], keyboard: Keyboard, options: ComposerOptions, maximumLineLength: Int,
+    sizes size: () -> Int
+  ) throws -> ([UInt8], StatisticsReport) {
+    var filter = ComposeFilter(
+      keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    let output = try feed(text, to: &filter, sizes: size)
+    return (output, filter.statistics)
+  }
+
+  /// Lines longer than a small limit (clean text there) go the general way.
+  @Test(
+    "hangul-compose: whole NFD lines written straight out equal the general path, statistics too",
+    arguments: [
+      ("2", ComposerOptions(), 1 << 20), ("2", ComposerOptions(), 40),
+      ("2", ComposerOptions(), 4), ("2", ComposerOptions(backspace: .keystroke), 1 << 20),
+      ("2", ComposerOptions(backspace: .keystroke), 25), ("3f", ComposerOptions(), 1 << 20),
+      ("2", ComposerOptions(autoReorder: true), 30),
+    ])
+  func composeLinesAgreeWithGeneralPath(
+    keyboard id: String, options: ComposerOptions, maximumLineLength: Int
+  ) throws {
+    let keyboard = try Keyboard(id: id)
+    var generator = SeededGenerator(seed: 4242 + UInt64(maximumLineLength))
+    for round in 0..<120 {
+      let text = Self.randomLines(
+        &generator, lines: Int.random(in: 1...60, using: &generator),
+        clean: maximumLineLength < 1 << 20)
+      let reference = try Self.composedLines(
+        text, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength
+      ) { Int.random(in: 1...Self.generalPathChunk, using: &generator) }
+      let largest = [24, 100, 700, 1 << 20][round % 4]
+      let fast = try Self.composedLines(
+        text, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength
+      ) { Int.random(in: 16...largest, using: &generator) }
+      expectSameBytes(fast.0, reference.0)
+      #expect(fast.1 == reference.1, "statistics, round \(round)")
+    }
+  }
+
+  /// Long text that is mostly NFD Korean between spaces and newlines, with a
+  /// rare piece of any kind: runs long enough that the kernel walks them as
+  /// two halves, whose first half stops early now and then (then the
+  /// second's work is dropped) or ends past the split in ASCII.
+  static func longRuns(_ generator: inout SeededGenerator) -> [UInt8] {
+    var text: [UInt8] = []
+    let length = Int.random(in: 1_000...12_000, using: &generator)
+    let rare = Int.random(in: 20...2_000, using: &generator)
+    while text.count < length {
+      if Int.random(in: 0..<rare, using: &generator) == 0 {
+        text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+      } else if Int.random(in: 0..<40, using: &generator) == 0 {
+        text += Array("\n".utf8)
+      } else if Int.random(in: 0..<30, using: &generator) == 0 {
+        text += Array("ASCII text, with more of it: 0123456789 ".utf8)
+      } else {
+        text += pieces[Int.random(in: 0..<60, using: &generator)]
+      }
+    }
+    return text
+  }
+
+  @Test("hangul-normalize: long NFD runs, walked in two halves, equal ICU in chunks of any size")
+  func longRunsNormalize() throws {
+    var generator = SeededGenerator(seed: 31337)
+    for round in 0..<150 {
+      let text = Self.longRuns(&generator)
+      let expected = try Self.icuNFC(text)
+      let largest = [64, 2_000, 9_000, 1 << 20][round % 4]
+      var filter = try NormalizeFilter(form: .nfc)
+      let output = try Self.feed(text, to: &filter) {
+        Int.random(in: 1...largest, using: &generator)
+      }
+      expectSameBytes(output, expected)
+      if output != expected { Issue.record("round \(round)") }
+    }
+  }
+
+  @Test("hangul-compose: long NFD runs, walked in two halves, equal the general path")
+  func longRunsCompose() throws {
+    var generator = SeededGenerator(seed: 4711)
+    for round in 0..<150 {
+      let text = Self.longRuns(&generator)
+      let reference = try Self.composed(text) {
+        Int.random(in: 1...Self.generalPathChunk, using: &generator)
+      }
+      let largest = [64, 2_000, 9_000, 1 << 20][round % 4]
+      let fast = try Self.composed(text) { Int.random(in: 16...largest, using: &generator) }
+      expectSameBytes(fast.0, reference.0)
+      #expect(fast.1 == reference.1, "keystrokes, round \(round)")
     }
   }
 

@@ -107,6 +107,12 @@ public struct ComposeFilter: ByteFilter {
         slowStep(chunk, &position)
         continue
       }
+      if composesNFDFast, lead == 0xE1 || lead &- 0x20 < 0x5F || lead == 0x0A,
+        count - position >= ConjoiningSyllableKernel.lookahead, editor.isIdle,
+        composeLines(chunk, &position)
+      {
+        continue
+      }
       if lead < 0x80 {
         let action = asciiActions[Int(lead)]
         if action != AsciiKeyAction.other {
@@ -203,6 +209,81 @@ public struct ComposeFilter: ByteFilter {
     }
   }
 
+  /// Composes NFD Korean, ASCII text and newlines from `position` (nothing
+  /// being composed) with ``ConjoiningSyllableKernel`` straight into one
+  /// buffer, and hands it to the editor at once
+  /// (``LineEditor/insert(lines:)``): where the line cannot outgrow
+  /// ``LineEditor/maximumLineLength`` before the chunk ends, text runs and
+  /// newlines only append to the line and the output. Under a shorter limit
+  /// only whole lines no longer than it go, from a line start (a longer line
+  /// is flushed in pieces by the general path). Returns whether it took
+  /// anything.
+  ///
+  /// O(n): the kernel's steps (a newline test per line under a short
+  /// limit), one copy per call.
+  private mutating func composeLines(_ chunk: UnsafeBufferPointer<UInt8>, _ position: inout Int)
+    -> Bool
+  {
+    let count = chunk.count
+    let room = count - position + ConjoiningSyllableKernel.outputSlack
+    if scratch.count < room {
+      scratch = [UInt8](
+        repeating: 0, count: max(room, count + ConjoiningSyllableKernel.outputSlack))
+    }
+    let limit = count - ConjoiningSyllableKernel.lookahead
+    let maximum = editor.maximumLineLength
+    let start = position
+    if editor.line.count + (count - start) <= maximum {
+      // Nothing this chunk holds can make the line too long: one run, its
+      // lines ended and its last line started as the general path would.
+      let stop = scratch.withUnsafeMutableBufferPointer { buffer in
+        guard let out = buffer.baseAddress, let input = chunk.baseAddress else {
+          return ConjoiningSyllableKernel.Stop(position: start, written: 0, asciiBytes: 0)
+        }
+        return ConjoiningSyllableKernel.runTakingNewlines(
+          input, from: start, limit: limit, out, written: 0)
+      }
+      guard stop.position > start else { return false }
+      scratch.withUnsafeBufferPointer {
+        editor.insert(lines: UnsafeBufferPointer(rebasing: $0[..<stop.written]))
+      }
+      // Each ASCII byte (a newline too) is a keystroke, and so is each conjoining jamo.
+      recorder.current.keystrokes +=
+        stop.characters(from: start)
+      position = stop.position
+      return true
+    }
+    guard editor.isAtLineStart else { return false }
+    // Where the last whole line ends: input, buffer, keystrokes so far.
+    var lineEnd = (position: start, written: 0, keystrokes: 0)
+    scratch.withUnsafeMutableBufferPointer { buffer in
+      guard let out = buffer.baseAddress, let input = chunk.baseAddress else { return }
+      var stop = lineEnd
+      while stop.position <= limit {
+        let run = ConjoiningSyllableKernel.runStoppingAtControls(
+          input, from: stop.position, limit: limit, out, written: stop.written)
+        stop.keystrokes += run.characters(from: stop.position)
+        stop.position = run.position
+        stop.written = run.written
+        guard stop.position < count, input[stop.position] == 0x0A,
+          stop.written - lineEnd.written <= maximum
+        else { break }
+        out[stop.written] = 0x0A
+        stop.written += 1
+        stop.position += 1
+        stop.keystrokes += 1
+        lineEnd = stop
+      }
+    }
+    guard lineEnd.written > 0 else { return false }
+    scratch.withUnsafeBufferPointer {
+      editor.appendLines(UnsafeBufferPointer(rebasing: $0[..<lineEnd.written]))
+    }
+    recorder.current.keystrokes += lineEnd.keystrokes
+    position = lineEnd.position
+    return true
+  }
+
   /// Whether the scalar at `position` (`value`, for a three-byte sequence)
   /// starts text that a text run can take: not a key, not a control character,
   /// not a conjoining vowel or final (those compose with what is before
@@ -230,7 +311,8 @@ public struct ComposeFilter: ByteFilter {
   /// Backspace, a newline, a control character, a conjoining vowel or final
   /// that does not follow an initial, or an ill-formed or cut-off sequence.
   private mutating func insertTextRun(_ chunk: UnsafeBufferPointer<UInt8>, _ position: inout Int) {
-    if scratch.count < chunk.count { scratch = [UInt8](repeating: 0, count: chunk.count) }
+    let room = chunk.count + ConjoiningSyllableKernel.outputSlack
+    if scratch.count < room { scratch = [UInt8](repeating: 0, count: room) }
     var buffer: [UInt8] = []
     swap(&buffer, &scratch)
     defer { swap(&buffer, &scratch) }
@@ -249,12 +331,12 @@ public struct ComposeFilter: ByteFilter {
         {
           // NFD syllables and ASCII text, as the steps below take them, by
           // the kernel (which writes at most what it reads: the buffer is as
-          // long as the chunk).
+          // long as the chunk and the kernel's slack).
           let stop = ConjoiningSyllableKernel.runStoppingAtControls(
             input, from: position, limit: count - ConjoiningSyllableKernel.lookahead, out,
             written: written)
           if stop.position > position {
-            characters += stop.asciiBytes + (stop.position - position - stop.asciiBytes) / 3
+            characters += stop.characters(from: position)
             written = stop.written
             position = stop.position
             continue

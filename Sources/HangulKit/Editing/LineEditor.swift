@@ -302,6 +302,57 @@ public struct LineEditor: Sendable {
     lineWasFlushed = false
   }
 
+  /// Whether nothing is being composed.
+  @inline(__always)
+  var isIdle: Bool { usesLayout ? layoutTyping.isEmpty : composer.state.isEmpty }
+
+  /// Whether the editor is as a newline leaves it: nothing being composed,
+  /// and the line empty with none of it flushed. From here, inserting a
+  /// line's text and ending the line only appends both to ``output``.
+  @inline(__always)
+  var isAtLineStart: Bool { line.isEmpty && !lineWasFlushed && isIdle }
+
+  /// Appends whole lines of text composed elsewhere, each ending in a
+  /// newline and none longer than ``maximumLineLength`` before it, to
+  /// ``output``: from ``isAtLineStart``, what inserting each line's text and
+  /// ending it does. O(n) in the bytes.
+  mutating func appendLines(_ bytes: UnsafeBufferPointer<UInt8>) {
+    commit()
+    output.append(contentsOf: bytes)
+  }
+
+  /// Takes text composed elsewhere that holds no key, control character or
+  /// conjoining vowel or final but newlines, as inserting each line's text
+  /// (``insert(text:)``) and ending each line (``endLine()``) would: the
+  /// text up to the first newline ends the current line, whole lines after
+  /// it go to ``output``, and the text after the last newline starts the
+  /// next line. The line with all of `bytes` must fit in
+  /// ``maximumLineLength`` (so that nothing is flushed). O(n) in the bytes.
+  mutating func insert(lines bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    commit()
+    let count = bytes.count
+    var lastEnd = count
+    while lastEnd > 0, base[lastEnd - 1] != 0x0A { lastEnd -= 1 }
+    guard lastEnd > 0 else {
+      line.append(contentsOf: bytes)
+      return
+    }
+    var firstEnd = 1
+    while base[firstEnd - 1] != 0x0A { firstEnd += 1 }
+    if line.isEmpty {
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<firstEnd]))
+    } else {
+      line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<(firstEnd - 1)]))
+      output.append(contentsOf: line)
+      output.append(0x0A)
+      line.removeAll(keepingCapacity: line.capacity <= maximumLineLength)
+    }
+    lineWasFlushed = false
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[firstEnd..<lastEnd]))
+    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lastEnd...]))
+  }
+
   /// Ends the input: commits, and moves the unfinished line to ``output``.
   public mutating func finish() {
     commit()

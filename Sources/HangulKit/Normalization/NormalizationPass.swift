@@ -42,8 +42,9 @@ struct NormalizationPass {
     self.normalizer = normalizer
     composes = normalizer.form.composes
     // Hangul grows at most threefold (a syllable becomes up to nine bytes);
-    // ICU's output is made room for as it comes.
-    sink.reserve(input.count * 3 + 64)
+    // ICU's output is made room for as it comes. The composing kernel
+    // needs its slack past that.
+    sink.reserve(input.count * 3 + ConjoiningSyllableKernel.outputSlack)
     out = sink.base
     written = sink.count
     capacity = sink.capacity
