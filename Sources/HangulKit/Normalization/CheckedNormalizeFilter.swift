@@ -28,6 +28,16 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.check(output[start...])
   }
 
+  /// Without a checker, the normalizer's own writing; with one, through
+  /// `output` (the checker reads it).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    guard checker != nil else { return try inner.process(chunk, into: &output, writing: write) }
+    process(chunk, into: &output)
+  }
+
   public mutating func finish(into output: inout [UInt8]) {
     let start = output.count
     inner.finish(into: &output)

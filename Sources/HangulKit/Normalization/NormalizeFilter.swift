@@ -15,6 +15,9 @@ public struct NormalizeFilter: ByteFilter {
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
 
+  /// The sink is emptied within a chunk once it holds this much.
+  static let flushSize = 1 << 20
+
   /// The longest run held back waiting for a boundary.
   public static let longestHeldRun = 1 << 20
 
@@ -33,6 +36,29 @@ public struct NormalizeFilter: ByteFilter {
   public private(set) var lastChunkWasUTF8 = false
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    normalize(chunk) { sink in sink.drain(into: &output) }
+  }
+
+  /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
+  /// empty hands the sink's bytes to `write` as they are, instead of copying
+  /// them into `output` for the runner to write (NFD of Korean text is
+  /// twice as long as the text: the copy was an eighth of the work).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try normalize(chunk) { sink in
+      guard output.isEmpty else { return sink.drain(into: &output) }
+      try write(UnsafeRawBufferPointer(sink.bytes))
+      sink.count = 0
+    }
+  }
+
+  /// The normalization of one chunk into the sink; `flush` empties the sink
+  /// at the end, and on the way when it holds ``flushSize`` bytes or more.
+  private mutating func normalize(
+    _ chunk: UnsafeBufferPointer<UInt8>, flush: (ByteSink) throws -> Void
+  ) rethrows {
     var start = 0
     var wasUTF8 = true
     if !carry.isEmpty {
@@ -50,17 +76,18 @@ public struct NormalizeFilter: ByteFilter {
         lastChunkWasUTF8 = false
         carry.append(contentsOf: chunk)
         normalizeCarry()
-        sink.drain(into: &output)
+        try flush(sink)
         return
       }
     }
-    // In pieces, so that the sink stays small (peak memory): each piece
-    // leaves its last segment to the next one.
+    // In pieces, each leaving its last segment to the next one; the sink is
+    // emptied when it has grown large (peak memory), else once at the end
+    // (one write(2) per chunk).
     while chunk.count - start > Self.pieceSize {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
       let (consumed, pieceWasUTF8) = normalizer.normalizeReportingUTF8(
         piece, isLast: false, into: sink)
-      sink.drain(into: &output)
+      if sink.count >= Self.flushSize { try flush(sink) }
       guard consumed > 0 else { break }
       // What was held back is decoded again with the next piece.
       wasUTF8 = wasUTF8 && pieceWasUTF8
@@ -75,7 +102,7 @@ public struct NormalizeFilter: ByteFilter {
       forceCarry()
       lastChunkWasUTF8 = false
     }
-    sink.drain(into: &output)
+    try flush(sink)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
