@@ -10,7 +10,7 @@
 public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
-  private let sink = ByteSink(capacity: 1 << 16)
+  private var sink = ByteSink(capacity: 1 << 16)
 
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
@@ -36,7 +36,10 @@ public struct NormalizeFilter: ByteFilter {
   public private(set) var lastChunkWasUTF8 = false
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    normalize(chunk) { sink in sink.drain(into: &output) }
+    normalize(chunk) { sink in
+      sink.drain(into: &output)
+      return false
+    }
   }
 
   /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
@@ -48,16 +51,40 @@ public struct NormalizeFilter: ByteFilter {
     writing write: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     try normalize(chunk) { sink in
-      guard output.isEmpty else { return sink.drain(into: &output) }
-      try write(UnsafeRawBufferPointer(sink.bytes))
-      sink.count = 0
+      if output.isEmpty {
+        try write(UnsafeRawBufferPointer(sink.bytes))
+        sink.count = 0
+      } else {
+        sink.drain(into: &output)
+      }
+      return false
+    }
+  }
+
+  /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
+  /// empty hands the sink itself to `hand` and goes on with a new one (of
+  /// the same capacity): a parallel run keeps each piece's output in the
+  /// sinks it was written into, with no copy.
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) {
+    normalize(chunk) { sink in
+      guard output.isEmpty else {
+        sink.drain(into: &output)
+        return false
+      }
+      guard sink.count > 0 else { return false }
+      hand(sink)
+      return true
     }
   }
 
   /// The normalization of one chunk into the sink; `flush` empties the sink
-  /// at the end, and on the way when it holds ``flushSize`` bytes or more.
+  /// at the end, and on the way when it holds ``flushSize`` bytes or more,
+  /// or takes it (returns `true`: a new sink takes its place).
   private mutating func normalize(
-    _ chunk: UnsafeBufferPointer<UInt8>, flush: (ByteSink) throws -> Void
+    _ chunk: UnsafeBufferPointer<UInt8>, flush: (ByteSink) throws -> Bool
   ) rethrows {
     var start = 0
     var wasUTF8 = true
@@ -76,7 +103,7 @@ public struct NormalizeFilter: ByteFilter {
         lastChunkWasUTF8 = false
         carry.append(contentsOf: chunk)
         normalizeCarry()
-        try flush(sink)
+        try emptySink(flush)
         return
       }
     }
@@ -87,7 +114,7 @@ public struct NormalizeFilter: ByteFilter {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
       let (consumed, pieceWasUTF8) = normalizer.normalizeReportingUTF8(
         piece, isLast: false, into: sink)
-      if sink.count >= Self.flushSize { try flush(sink) }
+      if sink.count >= Self.flushSize { try emptySink(flush) }
       guard consumed > 0 else { break }
       // What was held back is decoded again with the next piece.
       wasUTF8 = wasUTF8 && pieceWasUTF8
@@ -102,7 +129,12 @@ public struct NormalizeFilter: ByteFilter {
       forceCarry()
       lastChunkWasUTF8 = false
     }
-    try flush(sink)
+    try emptySink(flush)
+  }
+
+  /// Empties the sink by `flush`, or replaces it when `flush` took it.
+  private mutating func emptySink(_ flush: (ByteSink) throws -> Bool) rethrows {
+    if try flush(sink) { sink = ByteSink(capacity: sink.capacity) }
   }
 
   public mutating func finish(into output: inout [UInt8]) {

@@ -23,6 +23,15 @@ public protocol ByteFilter {
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     writing write: (UnsafeRawBufferPointer) throws -> Void
   ) throws
+  /// Transforms one chunk as ``process(_:into:)`` does, but may hand over
+  /// the storage its result is in to `hand` instead of copying it into
+  /// `output`, when `output` is empty (so the order stays): a runner that
+  /// keeps outputs for later (``ParallelFilterRunner``) keeps the storage.
+  /// ``process(_:into:)`` unless a filter says otherwise.
+  mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
   /// Called instead of ``finish(into:)`` when the input goes on in a piece
@@ -57,6 +66,13 @@ extension ByteFilter {
   public mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try process(chunk, into: &output)
+  }
+
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
   ) throws {
     try process(chunk, into: &output)
   }

@@ -311,6 +311,8 @@ private final class Piece<Filter: ByteFilter> {
   let range: Range<Int>
   var input: [UInt8] = []
   var output: [UInt8] = []
+  /// Output its filter handed over in the sinks it wrote it into (before `output`).
+  var handed: [ByteSink] = []
   var filter: Filter?
   var error: (any Error)?
   /// Separator bytes in the piece.
@@ -411,6 +413,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     swap(&input, &piece.input)
     swap(&output, &piece.output)
     output.removeAll(keepingCapacity: true)
+    piece.handed.removeAll()
     pthread_mutex_lock(mutex)
     inFlight -= 1
     spareInputs.append(input)
@@ -578,7 +581,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       }
       defer { piece.filter = filter }
       try piece.input.withUnsafeBufferPointer { bytes in
-        let checked = try Self.feed(bytes, to: &filter, into: &piece.output)
+        let checked = try Self.feed(bytes, to: &filter, into: &piece.output) {
+          piece.handed.append($0)
+        }
         guard !checked || !Self.endsWithWholeSequence(bytes) else { return }
         var validator = UTF8Validator()
         validator.scan(bytes)
@@ -593,16 +598,25 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   /// Hands `bytes` to `filter` in blocks of 128 KiB, as ``FilterRunner``
   /// reads them: a filter's scratch space stays the size it has on one
   /// thread (a fresh filter per piece would otherwise grow it afresh, page by
-  /// page). Returns whether the filter found every block to be UTF-8.
+  /// page). A filter that writes into storage of its own may hand it to
+  /// `hand` instead of copying into `output` (NFD of Korean text: its
+  /// output, twice the input, is not copied). Returns whether the filter
+  /// found every block to be UTF-8.
   static func feed(
-    _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8]
+    _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8],
+    handingOver hand: ((ByteSink) -> Void)? = nil
   ) throws -> Bool {
     let block = 128 * 1024
     var start = 0
     var checked = true
     while start < bytes.count {
       let end = min(bytes.count, start + block)
-      try filter.process(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &output)
+      let chunk = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      if let hand {
+        try filter.process(chunk, into: &output, handingOver: hand)
+      } else {
+        try filter.process(chunk, into: &output)
+      }
       checked = checked && filter.lastChunkWasUTF8
       start = end
     }
@@ -725,12 +739,12 @@ private struct PieceWriter<Filter: ByteFilter> {
         currentPlace.recordsBefore = recordsBefore
         currentPlace.inputStartRecord = inputStartRecord
         currentPlace.outputLinesBefore = outputLines
-        try emit(piece.output)
+        try emitOutput(of: piece)
         merge(&next, currentPlace, false)
         current = next
       }
     } else {
-      try emit(piece.output)
+      try emitOutput(of: piece)
     }
     if let error = pieceError {
       if var positioned = error as? PositionedError {
@@ -763,6 +777,17 @@ private struct PieceWriter<Filter: ByteFilter> {
     }
     try emit(scratch)
     merge(&filter, currentPlace, true)
+  }
+
+  /// Writes what a piece's filter wrote: the sinks it handed over, then its output.
+  private mutating func emitOutput(of piece: Piece<Filter>) throws {
+    for sink in piece.handed { try emit(sink.bytes) }
+    try emit(piece.output)
+  }
+
+  private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    if runner.countsOutputLines { outputLines += ByteCounting.count(0x0A, in: bytes) }
+    try writeAll(UnsafeRawBufferPointer(bytes), to: runner.outputDescriptor)
   }
 
   private mutating func emit(_ bytes: [UInt8]) throws {
