@@ -35,14 +35,14 @@ static inline int csys_rename_no_replace(int old_dir, const char *old_name, int 
 #endif
 }
 
-/// Makes glibc keep freed memory (blocks up to 32 MiB) for reuse instead
+/// Makes glibc keep freed memory (blocks below 4 MiB, up to 16 MiB in all)
 /// of returning it to the system (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD): a
 /// program that allocates and frees the same buffers again and again then
 /// does not fault in and clear fresh pages every time. No-op elsewhere.
 static inline void csys_keep_freed_memory(void) {
 #ifdef __GLIBC__
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_TRIM_THRESHOLD, 16 << 20);
 #endif
 }
 

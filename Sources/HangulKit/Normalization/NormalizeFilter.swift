@@ -132,9 +132,11 @@ public struct NormalizeFilter: ByteFilter {
     try emptySink(flush)
   }
 
-  /// Empties the sink by `flush`, or replaces it when `flush` took it.
+  /// Empties the sink by `flush`, or replaces it when `flush` took it (by
+  /// one with room for as much again and a piece more: what the next chunk
+  /// of the same size needs, and not the doubled capacity of the old one).
   private mutating func emptySink(_ flush: (ByteSink) throws -> Bool) rethrows {
-    if try flush(sink) { sink = ByteSink(capacity: sink.capacity) }
+    if try flush(sink) { sink = ByteSink(capacity: sink.count + 3 * Self.pieceSize + 64) }
   }
 
   public mutating func finish(into output: inout [UInt8]) {

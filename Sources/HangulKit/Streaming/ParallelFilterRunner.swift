@@ -570,10 +570,6 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         piece.records = ByteCounting.count(separator, in: bytes)
         piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
       }
-      // Room for outputs up to three times as long (keys, NFD) without growing.
-      if piece.output.capacity < piece.input.count * 3 {
-        piece.output.reserveCapacity(roundedCapacity(piece.input.count * 3))
-      }
       if let point = piece.resumePoint {
         filter.beginPiece(named: file.path, resumingAt: point)
       } else {
@@ -581,9 +577,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       }
       defer { piece.filter = filter }
       try piece.input.withUnsafeBufferPointer { bytes in
-        let checked = try Self.feed(bytes, to: &filter, into: &piece.output) {
-          piece.handed.append($0)
-        }
+        let checked = try Self.feed(
+          bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
+        ) { piece.handed.append($0) }
         guard !checked || !Self.endsWithWholeSequence(bytes) else { return }
         var validator = UTF8Validator()
         validator.scan(bytes)
@@ -601,10 +597,13 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   /// page). A filter that writes into storage of its own may hand it to
   /// `hand` instead of copying into `output` (NFD of Korean text: its
   /// output, twice the input, is not copied). Returns whether the filter
-  /// found every block to be UTF-8.
+  /// found every block to be UTF-8. Once the filter has written into
+  /// `output`, it is given room for `expected` bytes (outputs up to three
+  /// times as long, keys and NFD, without growing); a filter that hands its
+  /// storage over is given none (peak memory).
   static func feed(
     _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8],
-    handingOver hand: ((ByteSink) -> Void)? = nil
+    reserving expected: Int = 0, handingOver hand: ((ByteSink) -> Void)? = nil
   ) throws -> Bool {
     let block = 128 * 1024
     var start = 0
@@ -616,6 +615,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         try filter.process(chunk, into: &output, handingOver: hand)
       } else {
         try filter.process(chunk, into: &output)
+      }
+      if !output.isEmpty, output.capacity < expected {
+        output.reserveCapacity(roundedCapacity(expected))
       }
       checked = checked && filter.lastChunkWasUTF8
       start = end
