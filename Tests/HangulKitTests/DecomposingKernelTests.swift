@@ -118,6 +118,63 @@ struct DecomposingKernelTests {
   }
 
   @Test(
+    "written straight from the sink or handed over in it, in random chunks (some after bytes already in the output), equals ICU",
+    arguments: [ICUNormalizer.Form.nfd, .nfkd, .nfc])
+  func writingFromTheSinkAgrees(form: ICUNormalizer.Form) throws {
+    var generator = SeededGenerator(seed: 77 + UInt64(form.rawValue))
+    for round in 0..<300 {
+      // Korean-like runs and every other kind of unit, long enough for
+      // several pieces and a flush of the sink in one chunk.
+      var text: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...400, using: &generator) {
+        if Bool.random(using: &generator) {
+          text += Self.randomText(&generator, length: Int.random(in: 1...8, using: &generator))
+        } else {
+          text += Array("한국어 문장입니다 ".utf8)
+        }
+      }
+      if round % 50 == 0 {
+        // Over a flush of the sink (1 MiB) in one chunk.
+        text = Array(repeating: text, count: 1_200_000 / max(text.count, 1) + 1).flatMap { $0 }
+      }
+      let expected = try Self.icu(form, text)
+      var filter = try NormalizeFilter(form: form)
+      // What came out, in order; a sink handed over is read only at the end
+      // (the filter must not write into it again).
+      var parts: [() -> [UInt8]] = []
+      var start = 0
+      while start < text.count {
+        let end = min(text.count, start + Int.random(in: 1...300_000, using: &generator))
+        // Now and then something is in the output already: it must come first.
+        var output: [UInt8] = []
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+          try filter.process(Array(text[start..<min(end, start + 5)]), into: &output)
+          start = min(end, start + 5)
+        }
+        try Array(text[start..<end]).withUnsafeBufferPointer { chunk in
+          // Written and handed over in turn (the long rounds too).
+          if (round / 50 + round) % 2 == 0 {
+            try filter.process(chunk, into: &output) { bytes in
+              let copy = Array(bytes)
+              parts.append { copy }
+            }
+          } else {
+            filter.process(chunk, into: &output) { sink in parts.append { Array(sink.bytes) } }
+          }
+        }
+        let rest = output
+        parts.append { rest }
+        start = end
+      }
+      var rest: [UInt8] = []
+      filter.finish(into: &rest)
+      let written = parts.flatMap { $0() } + rest
+      expectSameBytes(written, expected)
+      if written != expected { Issue.record("\(form) round \(round)") }
+    }
+  }
+
+  @Test(
     "the validator finds the same first fault when it skips the chunks the normalizer checked",
     arguments: [ICUNormalizer.Form.nfd, .nfc])
   func validatorShortcutAgrees(form: ICUNormalizer.Form) throws {

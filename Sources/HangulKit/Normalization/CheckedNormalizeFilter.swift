@@ -28,6 +28,26 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.check(output[start...])
   }
 
+  /// Without a checker, the normalizer's own writing; with one, through
+  /// `output` (the checker reads it).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    guard checker != nil else { return try inner.process(chunk, into: &output, writing: write) }
+    process(chunk, into: &output)
+  }
+
+  /// Without a checker, the normalizer's own handing over; with one,
+  /// through `output` (the checker reads it).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) {
+    guard checker != nil else { return inner.process(chunk, into: &output, handingOver: hand) }
+    process(chunk, into: &output)
+  }
+
   public mutating func finish(into output: inout [UInt8]) {
     let start = output.count
     inner.finish(into: &output)

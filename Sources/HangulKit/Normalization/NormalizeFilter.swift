@@ -10,10 +10,13 @@
 public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
-  private let sink = ByteSink(capacity: 1 << 16)
+  private var sink = ByteSink(capacity: 1 << 16)
 
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
+
+  /// The sink is emptied within a chunk once it holds this much.
+  static let flushSize = 1 << 20
 
   /// The longest run held back waiting for a boundary.
   public static let longestHeldRun = 1 << 20
@@ -33,6 +36,56 @@ public struct NormalizeFilter: ByteFilter {
   public private(set) var lastChunkWasUTF8 = false
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    normalize(chunk) { sink in
+      sink.drain(into: &output)
+      return false
+    }
+  }
+
+  /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
+  /// empty hands the sink's bytes to `write` as they are, instead of copying
+  /// them into `output` for the runner to write (NFD of Korean text is
+  /// twice as long as the text: the copy was an eighth of the work).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try normalize(chunk) { sink in
+      if output.isEmpty {
+        try write(UnsafeRawBufferPointer(sink.bytes))
+        sink.count = 0
+      } else {
+        sink.drain(into: &output)
+      }
+      return false
+    }
+  }
+
+  /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
+  /// empty hands the sink itself to `hand` and goes on with a new one (of
+  /// the same capacity): a parallel run keeps each piece's output in the
+  /// sinks it was written into, with no copy.
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) {
+    normalize(chunk) { sink in
+      guard output.isEmpty else {
+        sink.drain(into: &output)
+        return false
+      }
+      guard sink.count > 0 else { return false }
+      hand(sink)
+      return true
+    }
+  }
+
+  /// The normalization of one chunk into the sink; `flush` empties the sink
+  /// at the end, and on the way when it holds ``flushSize`` bytes or more,
+  /// or takes it (returns `true`: a new sink takes its place).
+  private mutating func normalize(
+    _ chunk: UnsafeBufferPointer<UInt8>, flush: (ByteSink) throws -> Bool
+  ) rethrows {
     var start = 0
     var wasUTF8 = true
     if !carry.isEmpty {
@@ -50,17 +103,18 @@ public struct NormalizeFilter: ByteFilter {
         lastChunkWasUTF8 = false
         carry.append(contentsOf: chunk)
         normalizeCarry()
-        sink.drain(into: &output)
+        try emptySink(flush)
         return
       }
     }
-    // In pieces, so that the sink stays small (peak memory): each piece
-    // leaves its last segment to the next one.
+    // In pieces, each leaving its last segment to the next one; the sink is
+    // emptied when it has grown large (peak memory), else once at the end
+    // (one write(2) per chunk).
     while chunk.count - start > Self.pieceSize {
       let piece = UnsafeBufferPointer(rebasing: chunk[start..<(start + Self.pieceSize)])
       let (consumed, pieceWasUTF8) = normalizer.normalizeReportingUTF8(
         piece, isLast: false, into: sink)
-      sink.drain(into: &output)
+      if sink.count >= Self.flushSize { try emptySink(flush) }
       guard consumed > 0 else { break }
       // What was held back is decoded again with the next piece.
       wasUTF8 = wasUTF8 && pieceWasUTF8
@@ -75,7 +129,14 @@ public struct NormalizeFilter: ByteFilter {
       forceCarry()
       lastChunkWasUTF8 = false
     }
-    sink.drain(into: &output)
+    try emptySink(flush)
+  }
+
+  /// Empties the sink by `flush`, or replaces it when `flush` took it (by
+  /// one with room for as much again and a piece more: what the next chunk
+  /// of the same size needs, and not the doubled capacity of the old one).
+  private mutating func emptySink(_ flush: (ByteSink) throws -> Bool) rethrows {
+    if try flush(sink) { sink = ByteSink(capacity: sink.count + 3 * Self.pieceSize + 64) }
   }
 
   public mutating func finish(into output: inout [UInt8]) {

@@ -13,6 +13,25 @@ public protocol ByteFilter {
   mutating func beginPiece(named name: String, resumingAt point: any Sendable)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
+  /// Transforms one chunk as ``process(_:into:)`` does, but may hand its
+  /// result to `write` instead of appending it to `output`, when `output`
+  /// is empty (so the order stays): a filter that writes into storage of its
+  /// own (``NormalizeFilter``) is written from there with no copy. A runner
+  /// then writes what is left in `output`. ``process(_:into:)`` unless a
+  /// filter says otherwise.
+  mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws
+  /// Transforms one chunk as ``process(_:into:)`` does, but may hand over
+  /// the storage its result is in to `hand` instead of copying it into
+  /// `output`, when `output` is empty (so the order stays): a runner that
+  /// keeps outputs for later (``ParallelFilterRunner``) keeps the storage.
+  /// ``process(_:into:)`` unless a filter says otherwise.
+  mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
   /// Called instead of ``finish(into:)`` when the input goes on in a piece
@@ -52,6 +71,20 @@ extension ByteFilter {
   public var lastChunkWasUTF8: Bool { false }
 
   public mutating func reuseCaches(of earlier: Self) {}
+
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    writing write: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    try process(chunk, into: &output)
+  }
+
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver hand: (ByteSink) -> Void
+  ) throws {
+    try process(chunk, into: &output)
+  }
 
   /// Transforms `chunk` given as an array.
   public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {

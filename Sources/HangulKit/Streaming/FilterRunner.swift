@@ -131,7 +131,8 @@ public struct FilterRunner: Sendable {
         return
       }
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
-        try filter.process($0, into: &output)
+        // A filter with storage of its own writes from it (no copy into `output`).
+        try filter.process($0, into: &output) { try writeAll($0, to: outputDescriptor) }
         return filter.lastChunkWasUTF8
       }
       try write(&output)
