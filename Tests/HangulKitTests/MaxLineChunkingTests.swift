@@ -75,7 +75,9 @@ struct MaxLineChunkingTests {
     ("3f", .qwerty, ComposerOptions()), ("3f", .qwerty, ComposerOptions(autoReorder: true)),
     ("3f", .qwerty, ComposerOptions(backspace: .keystroke)),
     ("39", .qwerty, ComposerOptions()), ("39", .qwerty, ComposerOptions(autoReorder: true)),
-    ("ro", .qwerty, ComposerOptions()),
+    ("3s", .qwerty, ComposerOptions()), ("32", .qwerty, ComposerOptions()),
+    ("3y", .qwerty, ComposerOptions()), ("2y", .qwerty, ComposerOptions(autoReorder: true)),
+    ("ro", .qwerty, ComposerOptions()), ("ahn", .qwerty, ComposerOptions()),
   ]
 
   @Test(
@@ -110,6 +112,58 @@ struct MaxLineChunkingTests {
         #expect(result.counts == whole.counts, "limit \(limit), chunks \(sizes)")
       }
       #expect(whole.report.total.keystrokes == KeyRunTests.keystrokes(log))
+    }
+  }
+
+  /// Lines of NFD Korean and ASCII text (the whole-line kernel's input, with
+  /// now and then a key or Backspaces) from a little under the limit to three
+  /// times it: whole lines that fit go through the kernel, longer ones are
+  /// flushed where typing one character at a time flushes them.
+  @Test(
+    "NFD text lines around the limit: one output and one report for every chunking",
+    arguments: [ComposerOptions(), ComposerOptions(autoReorder: true)])
+  func nfdLines(options: ComposerOptions) {
+    var generator = SeededGenerator(seed: options.autoReorder ? 0xAF0 : 0xAF1)
+    let words: [[Unicode.Scalar]] = [
+      ["\u{1100}", "\u{1161}"], ["\u{1100}", "\u{1161}", "\u{11A8}"],
+      ["\u{110B}", "\u{1175}"], ["\u{1112}", "\u{1161}", "\u{11AB}"], [" "], [" ", " "],
+      ["a", "b"], ["."], ["가"], ["\u{1100}"], ["ㄱ"], ["ㅏ"], ["\u{8}"], ["\u{8}", "\u{8}", "\u{8}"],
+    ]
+    for round in 0..<30 {
+      let limit = [16, 17, 30, 64, 200][round % 5]
+      var log: [Unicode.Scalar] = []
+      for _ in 0..<12 {
+        let bytes = Int.random(in: (limit - 6)...(limit * 3), using: &generator)
+        var line: [Unicode.Scalar] = []
+        var length = 0
+        while length < bytes {
+          // Mostly text; keys and Backspaces are rare.
+          let kinds = Int.random(in: 0..<4, using: &generator) == 0 ? words.count : 10
+          let pick = Int.random(in: 0..<kinds, using: &generator)
+          let word = words[pick]
+          line += word
+          length += word.reduce(0) { $0 + $1.utf8.count }
+        }
+        log += line + ["\n"]
+      }
+      let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+      let expected = KeyRunTests.keyByKey(
+        log, keys: .jamo, keyboard: .twoSet, options: options, maximumLineLength: limit)
+      let chunkings: [[Int]] = [
+        [bytes.count], [1], [5], [17], [64], [200],
+        (0..<16).map { _ in Int.random(in: 1...300, using: &generator) },
+      ]
+      let whole = Self.filtered(
+        bytes, sizes: chunkings[0], keys: .jamo, keyboard: .twoSet, options: options,
+        limit: limit)
+      expectSameBytes(whole.output, expected)
+      for sizes in chunkings.dropFirst() {
+        let result = Self.filtered(
+          bytes, sizes: sizes, keys: .jamo, keyboard: .twoSet, options: options, limit: limit)
+        expectSameBytes(result.output, whole.output)
+        #expect(result.report == whole.report, "limit \(limit), chunks \(sizes)")
+        #expect(result.counts == whole.counts, "limit \(limit), chunks \(sizes)")
+      }
     }
   }
 }
