@@ -309,8 +309,19 @@ public struct ComposeFilter: ByteFilter {
   /// initial + vowel (+ final) sequences become syllables; everything else is
   /// copied) and inserts it into the line at once. The run ends at a key, a
   /// Backspace, a newline, a control character, a conjoining vowel or final
-  /// that does not follow an initial, or an ill-formed or cut-off sequence.
+  /// that does not follow an initial, an ill-formed or cut-off sequence, or
+  /// where the line could grow past ``LineEditor/maximumLineLength``: the
+  /// run never flushes, so a character that takes the line past the limit
+  /// goes the slow way and the line is flushed after it, whatever the chunks.
   private mutating func insertTextRun(_ chunk: UnsafeBufferPointer<UInt8>, _ position: inout Int) {
+    // The text ends the syllable first; then the run writes at most the
+    // bytes it reads, so it reads no more than the line has room for.
+    editor.endSyllable()
+    let lineRoom = editor.maximumLineLength - editor.line.count
+    let whole = chunk
+    let chunk =
+      chunk.count - position <= lineRoom
+      ? chunk : UnsafeBufferPointer(rebasing: chunk[..<(position + max(lineRoom, 0))])
     let room = chunk.count + ConjoiningSyllableKernel.outputSlack
     if scratch.count < room { scratch = [UInt8](repeating: 0, count: room) }
     var buffer: [UInt8] = []
@@ -398,8 +409,9 @@ public struct ComposeFilter: ByteFilter {
       }
     }
     if position == start {
-      // Nothing a run can take here (an initial cut off from its vowel): the slow way.
-      slowStep(chunk, &position)
+      // Nothing a run can take here (an initial cut off from its vowel, a
+      // character with no room left in the line): the slow way.
+      slowStep(whole, &position)
       return
     }
     buffer.withUnsafeBufferPointer {

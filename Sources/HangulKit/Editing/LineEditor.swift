@@ -264,9 +264,17 @@ public struct LineEditor: Sendable {
   }
 
   /// Inserts a run of well-formed text that holds no key, Backspace, newline
-  /// or control character, and does not start with a conjoining vowel or final.
+  /// or control character, and does not start with a conjoining vowel or final:
+  /// what inserting its characters one at a time (``insert(_:)``) does, when
+  /// none of them composes with the one before it (a line that grows past
+  /// ``maximumLineLength`` is flushed after the character that takes it past).
   public mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
     commit()
+    if line.count + bytes.count > maximumLineLength {
+      // The run takes the line past the limit: flushed where one character
+      // at a time would flush it (rare: once per over-long line piece).
+      return appendFlushingByCharacter(bytes)
+    }
     if bytes.count <= 4 {
       // Mostly a single space between words: cheaper than a block copy.
       for byte in bytes { line.append(byte) }
@@ -381,6 +389,21 @@ public struct LineEditor: Sendable {
   @inline(__always)
   private mutating func flushIfTooLong() {
     if line.count > maximumLineLength { flushLine() }
+  }
+
+  /// Appends well-formed text a character at a time, flushing the line
+  /// after each character that takes it past ``maximumLineLength`` (as
+  /// ``appendToLine(_:)`` does). O(n) in the bytes, plus the flushes.
+  private mutating func appendFlushingByCharacter(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var position = 0
+    while position < bytes.count {
+      let lead = bytes[position]
+      let length = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+      let end = min(bytes.count, position + length)
+      line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<end]))
+      position = end
+      flushIfTooLong()
+    }
   }
 
   /// Moves an over-long line to ``output``, keeping back a last conjoining
