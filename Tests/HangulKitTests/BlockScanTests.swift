@@ -96,32 +96,25 @@ struct BlockScanTests {
     mutating func finish(into output: inout [UInt8]) {}
   }
 
-  /// Decomposed output: modern groups and ASCII, with defects here and there.
-  static func decomposedText(lines: Int, _ random: inout SeededGenerator) -> [UInt8] {
-    let defects: [[UInt8]] = [
-      Array("가".utf8), Array("\u{1100}".utf8), Array("\u{1161}".utf8), Array("\u{11A8}".utf8),
-      Array("\u{1100}\u{1100}\u{1161}".utf8), Array("\u{1100}\u{1176}".utf8),
-      Array("\u{1100}\u{1161}\u{11C3}".utf8), Array("\u{1100}\u{1161}\u{11A8}\u{11A8}".utf8),
-      Array("é".utf8), Array("ᄀ\u{301}".utf8), [0xFF], [0xE1, 0x84], [0x80], Array("“".utf8),
-    ]
+  /// Random lines of words (what `word` writes) between spaces and full
+  /// stops; one line in five holds one of `defects`, before a word, or with
+  /// `defectAfterWord` right after one (where it can join the word's end).
+  static func lines(
+    _ count: Int, _ random: inout SeededGenerator, defects: [[UInt8]], defectAfterWord: Bool,
+    word: (inout SeededGenerator) -> [UInt8]
+  ) -> [UInt8] {
     var bytes: [UInt8] = []
-    for _ in 0..<lines {
+    for _ in 0..<count {
       let defective = Int.random(in: 0..<5, using: &random) == 0
       let words = Int.random(in: 0...30, using: &random)
       let defectAt = Int.random(in: 0...max(0, words), using: &random)
-      for word in 0...words {
-        if defective, word == defectAt {
+      for index in 0...words {
+        if defectAfterWord { bytes += word(&random) }
+        if defective, index == defectAt {
           bytes += defects[Int.random(in: 0..<defects.count, using: &random)]
         }
-        guard word < words else { break }
-        for _ in 0..<Int.random(in: 1...4, using: &random) {
-          let value = UInt32.random(in: 0xAC00...0xD7A3, using: &random)
-          if let scalar = Unicode.Scalar(value) {
-            for jamo in HangulNormalization.decomposed([scalar]) {
-              bytes += Array(String(jamo).utf8)
-            }
-          }
-        }
+        guard index < words else { break }
+        if !defectAfterWord { bytes += word(&random) }
         bytes.append(Int.random(in: 0..<8, using: &random) == 0 ? 0x2E : 0x20)
       }
       bytes.append(0x0A)
@@ -129,38 +122,48 @@ struct BlockScanTests {
     return bytes
   }
 
+  /// Decomposed output: modern groups and ASCII, with defects here and there.
+  static func decomposedText(lines count: Int, _ random: inout SeededGenerator) -> [UInt8] {
+    let defects: [[UInt8]] = [
+      Array("가".utf8), Array("\u{1100}".utf8), Array("\u{1161}".utf8), Array("\u{11A8}".utf8),
+      Array("\u{1100}\u{1100}\u{1161}".utf8), Array("\u{1100}\u{1176}".utf8),
+      Array("\u{1100}\u{1161}\u{11C3}".utf8), Array("\u{1100}\u{1161}\u{11A8}\u{11A8}".utf8),
+      Array("é".utf8), Array("ᄀ\u{301}".utf8), [0xFF], [0xE1, 0x84], [0x80], Array("“".utf8),
+    ]
+    return lines(count, &random, defects: defects, defectAfterWord: false) { random in
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...4, using: &random) {
+        let value = UInt32.random(in: 0xAC00...0xD7A3, using: &random)
+        if let scalar = Unicode.Scalar(value) {
+          for jamo in HangulNormalization.decomposed([scalar]) {
+            bytes += Array(String(jamo).utf8)
+          }
+        }
+      }
+      return bytes
+    }
+  }
+
   /// Composed output: syllables, compatibility jamo and ASCII, with defects
   /// here and there (conjoining jamo, a final after a syllable, old jamo).
-  static func composedText(lines: Int, _ random: inout SeededGenerator) -> [UInt8] {
+  static func composedText(lines count: Int, _ random: inout SeededGenerator) -> [UInt8] {
     let defects: [[UInt8]] = [
       Array("\u{1100}\u{1161}".utf8), Array("\u{11A8}".utf8), Array("\u{1161}".utf8),
       Array("\u{1100}\u{1161}\u{11EE}".utf8), Array("\u{1113}\u{1161}".utf8),
       Array("\u{3105}".utf8), Array("①".utf8), Array("é".utf8), Array("\u{301}".utf8), [0xFF],
       [0xEA, 0xB0], [0x80], Array("\u{D7B0}".utf8), Array("ㅤ".utf8),
     ]
-    var bytes: [UInt8] = []
-    for _ in 0..<lines {
-      let defective = Int.random(in: 0..<5, using: &random) == 0
-      let words = Int.random(in: 0...30, using: &random)
-      let defectAt = Int.random(in: 0...max(0, words), using: &random)
-      for word in 0...words {
-        for _ in 0..<Int.random(in: 0...4, using: &random) {
-          let value =
-            Int.random(in: 0..<4, using: &random) == 0
-            ? UInt32.random(in: 0x3131...0x318E, using: &random)
-            : UInt32.random(in: 0xAC00...0xD7A3, using: &random)
-          if let scalar = Unicode.Scalar(value) { bytes += Array(String(scalar).utf8) }
-        }
-        // A defect right after the syllables, where it can join them.
-        if defective, word == defectAt {
-          bytes += defects[Int.random(in: 0..<defects.count, using: &random)]
-        }
-        guard word < words else { break }
-        bytes.append(Int.random(in: 0..<8, using: &random) == 0 ? 0x2E : 0x20)
+    return lines(count, &random, defects: defects, defectAfterWord: true) { random in
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...4, using: &random) {
+        let value =
+          Int.random(in: 0..<4, using: &random) == 0
+          ? UInt32.random(in: 0x3131...0x318E, using: &random)
+          : UInt32.random(in: 0xAC00...0xD7A3, using: &random)
+        if let scalar = Unicode.Scalar(value) { bytes += Array(String(scalar).utf8) }
       }
-      bytes.append(0x0A)
+      return bytes
     }
-    return bytes
   }
 
   @Test(

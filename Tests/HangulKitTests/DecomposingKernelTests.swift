@@ -152,14 +152,16 @@ struct DecomposingKernelTests {
           start = min(end, start + 5)
         }
         try Array(text[start..<end]).withUnsafeBufferPointer { chunk in
-          // Written and handed over in turn (the long rounds too).
-          if (round / 50 + round) % 2 == 0 {
-            try filter.process(chunk, into: &output) { bytes in
-              let copy = Array(bytes)
+          // Written (then emptied and reused) and kept in turn (the long rounds too).
+          let keeps = (round / 50 + round) % 2 != 0
+          try filter.process(chunk, into: &output) { sink in
+            if keeps {
+              parts.append { Array(sink.bytes) }
+            } else {
+              let copy = Array(sink.bytes)
               parts.append { copy }
             }
-          } else {
-            filter.process(chunk, into: &output) { sink in parts.append { Array(sink.bytes) } }
+            return keeps
           }
         }
         let rest = output

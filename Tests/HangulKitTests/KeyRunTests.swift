@@ -10,7 +10,7 @@ struct KeyRunTests {
   /// The editor driven one character at a time: the general path.
   static func keyByKey(
     _ log: [Unicode.Scalar], keys: KeyEncoding, keyboard: Keyboard, options: ComposerOptions,
-    maximumLineLength: Int
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) -> [UInt8] {
     var editor = LineEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
@@ -59,6 +59,30 @@ struct KeyRunTests {
     }
   }
 
+  /// A generator of its own for each keyboard and test (`salt`).
+  static func generator(_ salt: UInt64, keyboard id: String) -> SeededGenerator {
+    SeededGenerator(seed: salt &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+  }
+
+  /// The UTF-8 of a log.
+  static func bytes(_ log: [Unicode.Scalar]) -> [UInt8] {
+    Array(String(String.UnicodeScalarView(log)).utf8)
+  }
+
+  /// A random log (``randomLog(_:keys:keyboard:length:text:)``), its UTF-8,
+  /// and what the editor types from it one character at a time (the
+  /// reference every chunking must reproduce).
+  static func sample(
+    _ generator: inout SeededGenerator, keys: KeyEncoding, keyboard: Keyboard,
+    options: ComposerOptions, length: Int, text: Bool,
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+  ) -> (log: [Unicode.Scalar], bytes: [UInt8], expected: [UInt8]) {
+    let log = randomLog(&generator, keys: keys, keyboard: keyboard, length: length, text: text)
+    let expected = keyByKey(
+      log, keys: keys, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    return (log, bytes(log), expected)
+  }
+
   static let cases: [(id: String, keys: KeyEncoding, options: ComposerOptions)] = [
     ("2", .jamo, ComposerOptions()), ("2", .qwerty, ComposerOptions()),
     ("2", .qwerty, ComposerOptions(doubleStroke: true, bareClusters: false, extendedVowels: true)),
@@ -78,15 +102,12 @@ struct KeyRunTests {
   @Test("random logs with Backspaces, in random chunks and line limits", arguments: cases)
   func agreement(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(
-      seed: 0x5EED_0014 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    var generator = Self.generator(0x5EED_0014, keyboard: id)
     for round in 0..<40 {
       let limit = [4, 7, 16, 64, LineEditor.defaultMaximumLineLength][round % 5]
-      let log = Self.randomLog(
-        &generator, keys: keys, keyboard: keyboard, length: 400, text: round % 2 == 0)
-      let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
-      let expected = Self.keyByKey(
-        log, keys: keys, keyboard: keyboard, options: options, maximumLineLength: limit)
+      let (log, bytes, expected) = Self.sample(
+        &generator, keys: keys, keyboard: keyboard, options: options, length: 400,
+        text: round % 2 == 0, maximumLineLength: limit)
       var filter = ComposeFilter(
         keys: keys, keyboard: keyboard, options: options, maximumLineLength: limit)
       var output: [UInt8] = []
@@ -98,10 +119,7 @@ struct KeyRunTests {
       }
       filter.finish(into: &output)
       expectSameBytes(output, expected)
-      let typed = log.reduce(0) { count, scalar in
-        count + (Jamo(scalar).map { $0.keys.count } ?? 1)
-      }
-      #expect(filter.statistics.total.keystrokes == typed)
+      #expect(filter.statistics.total.keystrokes == Self.keystrokes(log))
     }
   }
 
@@ -124,6 +142,11 @@ struct KeyRunTests {
     return (output, filter.statistics.total.keystrokes)
   }
 
+  /// Cuts every `size` bytes of `count`.
+  static func cuts(every size: Int, in count: Int) -> [Int] {
+    Array(stride(from: size, to: count, by: size))
+  }
+
   /// The keystrokes a log types (a compound jamo is two).
   static func keystrokes(_ log: [Unicode.Scalar]) -> Int {
     log.reduce(0) { count, scalar in count + (Jamo(scalar).map { $0.keys.count } ?? 1) }
@@ -135,13 +158,9 @@ struct KeyRunTests {
   @Test("a chunk cut at every offset", arguments: cases)
   func everyCut(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(
-      seed: 0xC0_7517 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
-    let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 160, text: true)
-    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
-    let expected = Self.keyByKey(
-      log, keys: keys, keyboard: keyboard, options: options,
-      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    var generator = Self.generator(0xC0_7517, keyboard: id)
+    let (log, bytes, expected) = Self.sample(
+      &generator, keys: keys, keyboard: keyboard, options: options, length: 160, text: true)
     for cut in 0...bytes.count {
       let result = Self.filtered(
         bytes, cuts: [cut], keys: keys, keyboard: keyboard, options: options)
@@ -155,14 +174,10 @@ struct KeyRunTests {
   @Test("a transition table that keeps starting over", arguments: cases)
   func smallTable(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(
-      seed: 0x7AB1E &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    var generator = Self.generator(0x7AB1E, keyboard: id)
     for round in 0..<12 {
-      let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 600, text: true)
-      let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
-      let expected = Self.keyByKey(
-        log, keys: keys, keyboard: keyboard, options: options,
-        maximumLineLength: LineEditor.defaultMaximumLineLength)
+      let (log, bytes, expected) = Self.sample(
+        &generator, keys: keys, keyboard: keyboard, options: options, length: 600, text: true)
       let cuts = (0..<8).map { _ in Int.random(in: 0...bytes.count, using: &generator) }.sorted()
       let result = Self.filtered(
         bytes, cuts: cuts, keys: keys, keyboard: keyboard, options: options,
@@ -178,7 +193,7 @@ struct KeyRunTests {
   @Test("words of keys with Backspaces after each run", arguments: cases)
   func wordsAndBackspaces(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(seed: 0xB5 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    var generator = Self.generator(0xB5, keyboard: id)
     let keyCodes = keys == .qwerty ? keyboard.layout.mappedKeys.map { Unicode.Scalar($0) } : []
     let jamo = keyboard.hasJamoLabels ? Jamo.all.map(\.scalar) : []
     let alphabet = keyCodes + jamo
@@ -190,14 +205,12 @@ struct KeyRunTests {
       }
       log.append(["\u{8}", "\u{8}", " ", "\n", "\u{7F}"].randomElement(using: &generator) ?? " ")
     }
-    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
-    let expected = Self.keyByKey(
-      log, keys: keys, keyboard: keyboard, options: options,
-      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    let bytes = Self.bytes(log)
+    let expected = Self.keyByKey(log, keys: keys, keyboard: keyboard, options: options)
     for size in [1, 2, 3, 7, 4096] {
-      let cuts = Array(stride(from: size, to: bytes.count, by: size))
       let result = Self.filtered(
-        bytes, cuts: cuts, keys: keys, keyboard: keyboard, options: options)
+        bytes, cuts: Self.cuts(every: size, in: bytes.count), keys: keys, keyboard: keyboard,
+        options: options)
       expectSameBytes(result.output, expected)
       #expect(result.keystrokes == Self.keystrokes(log))
     }
@@ -211,13 +224,9 @@ struct KeyRunTests {
   @Test("a filter that takes over an earlier filter's tables", arguments: cases)
   func tablesTakenOver(id: String, keys: KeyEncoding, options: ComposerOptions) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(
-      seed: 0x7A4E &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
-    let log = Self.randomLog(&generator, keys: keys, keyboard: keyboard, length: 3000, text: true)
-    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
-    let expected = Self.keyByKey(
-      log, keys: keys, keyboard: keyboard, options: options,
-      maximumLineLength: LineEditor.defaultMaximumLineLength)
+    var generator = Self.generator(0x7A4E, keyboard: id)
+    let (_, bytes, expected) = Self.sample(
+      &generator, keys: keys, keyboard: keyboard, options: options, length: 3000, text: true)
     for other in Self.cases {
       // An earlier filter that learned from a log of its own keyboard.
       let otherKeyboard = try Keyboard(id: other.id)
@@ -225,7 +234,7 @@ struct KeyRunTests {
       let earlierLog = Self.randomLog(
         &generator, keys: other.keys, keyboard: otherKeyboard, length: 3000, text: true)
       var ignored: [UInt8] = []
-      try earlier.process(Array(String(String.UnicodeScalarView(earlierLog)).utf8), into: &ignored)
+      try earlier.process(Self.bytes(earlierLog), into: &ignored)
       var filter = ComposeFilter(keys: keys, keyboard: keyboard, options: options)
       filter.reuseCaches(of: earlier)
       var output: [UInt8] = []
@@ -243,8 +252,7 @@ struct KeyRunTests {
   @Test("every key after syllables written as several jamo", arguments: ["3f", "3s", "39", "32"])
   func everyKeyAfterLongWrites(id: String) throws {
     let keyboard = try Keyboard(id: id)
-    var generator = SeededGenerator(
-      seed: 0x10C6 &+ UInt64(id.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
+    var generator = Self.generator(0x10C6, keyboard: id)
     let keyCodes = keyboard.layout.mappedKeys.map { Unicode.Scalar($0) }
     var log: [Unicode.Scalar] = []
     for _ in 0..<40 {
@@ -253,16 +261,14 @@ struct KeyRunTests {
       }
       for key in keyCodes { log += prefix + [key, " ", "\n"] }
     }
-    let bytes = Array(String(String.UnicodeScalarView(log)).utf8)
+    let bytes = Self.bytes(log)
     for limit in [LineEditor.defaultTransitionStateLimit, 6] {
       let result = Self.filtered(
         bytes, cuts: [bytes.count / 3], keys: .qwerty, keyboard: keyboard,
         options: ComposerOptions(), transitionStateLimit: limit)
       expectSameBytes(
         result.output,
-        Self.keyByKey(
-          log, keys: .qwerty, keyboard: keyboard, options: ComposerOptions(),
-          maximumLineLength: LineEditor.defaultMaximumLineLength))
+        Self.keyByKey(log, keys: .qwerty, keyboard: keyboard, options: ComposerOptions()))
       #expect(result.keystrokes == Self.keystrokes(log))
     }
   }
@@ -273,16 +279,10 @@ struct KeyRunTests {
     let log: [UInt8] = Array(repeating: word, count: 2000).joined() + [0x0A]
     let expected = Array((String(repeating: "안녕하세요 ", count: 2000) + "\n").utf8)
     for chunkSize in [1, 5, 4096, log.count] {
-      var filter = ComposeFilter(keys: .qwerty)
-      var output: [UInt8] = []
-      var start = 0
-      while start < log.count {
-        let end = min(log.count, start + chunkSize)
-        log[start..<end].withUnsafeBufferPointer { filter.process($0, into: &output) }
-        start = end
-      }
-      filter.finish(into: &output)
-      expectSameBytes(output, expected)
+      let result = Self.filtered(
+        log, cuts: Self.cuts(every: chunkSize, in: log.count), keys: .qwerty, keyboard: .twoSet,
+        options: ComposerOptions())
+      expectSameBytes(result.output, expected)
     }
   }
 }

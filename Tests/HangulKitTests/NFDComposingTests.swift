@@ -87,6 +87,20 @@ struct NFDComposingTests {
     return output
   }
 
+  /// Expects `hangul-normalize`'s filter, fed `text` in chunks of 1 to
+  /// `largest` bytes, to write what ICU writes.
+  static func expectNormalizesAsICU(
+    _ text: [UInt8], form: ICUNormalizer.Form = .nfc, largest: Int,
+    _ generator: inout SeededGenerator, round: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let expected = try icuNFC(text, form: form)
+    var filter = try NormalizeFilter(form: form)
+    let output = try feed(text, to: &filter) { Int.random(in: 1...largest, using: &generator) }
+    expectSameBytes(output, expected, sourceLocation: sourceLocation)
+    if output != expected { Issue.record("round \(round)", sourceLocation: sourceLocation) }
+  }
+
   /// NFKC too: there a compatibility jamo after an initial and vowel joins them (ㄳ is a final).
   @Test(
     "hangul-normalize: random NFD Korean equals ICU in chunks of every size",
@@ -95,14 +109,8 @@ struct NFDComposingTests {
     var generator = SeededGenerator(seed: 2026 + UInt64(form.rawValue))
     for round in 0..<300 {
       let text = Self.randomText(&generator, pieces: Int.random(in: 1...300, using: &generator))
-      let expected = try Self.icuNFC(text, form: form)
-      let largest = [4, 20, 64, 600, 1 << 20][round % 5]
-      var filter = try NormalizeFilter(form: form)
-      let output = try Self.feed(text, to: &filter) {
-        Int.random(in: 1...largest, using: &generator)
-      }
-      expectSameBytes(output, expected)
-      if output != expected { Issue.record("round \(round)") }
+      try Self.expectNormalizesAsICU(
+        text, form: form, largest: [4, 20, 64, 600, 1 << 20][round % 5], &generator, round: round)
     }
   }
 
@@ -143,18 +151,28 @@ struct NFDComposingTests {
   /// it: fed so, `ComposeFilter` takes the general path, the reference.
   static let generalPathChunk = 15
 
+  /// Expects `hangul-compose`'s filter, fed `text` in chunks of 16 to
+  /// `largest` bytes (the fast path's), to compose it as in chunks shorter
+  /// than ``generalPathChunk`` (the general path's), keystrokes counted too.
+  static func expectComposesAsGeneralPath(
+    _ text: [UInt8], largest: Int, _ generator: inout SeededGenerator, round: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let reference = try composed(text) {
+      Int.random(in: 1...generalPathChunk, using: &generator)
+    }
+    let fast = try composed(text) { Int.random(in: 16...largest, using: &generator) }
+    expectSameBytes(fast.0, reference.0, sourceLocation: sourceLocation)
+    #expect(fast.1 == reference.1, "keystrokes, round \(round)", sourceLocation: sourceLocation)
+  }
+
   @Test("hangul-compose: NFD text composes as the general path does, in chunks of every size")
   func composeAgreesWithGeneralPath() throws {
     var generator = SeededGenerator(seed: 1707)
     for round in 0..<300 {
       let text = Self.randomText(&generator, pieces: Int.random(in: 1...300, using: &generator))
-      let reference = try Self.composed(text) {
-        Int.random(in: 1...Self.generalPathChunk, using: &generator)
-      }
-      let largest = [20, 64, 600, 1 << 20][round % 4]
-      let fast = try Self.composed(text) { Int.random(in: 16...largest, using: &generator) }
-      expectSameBytes(fast.0, reference.0)
-      #expect(fast.1 == reference.1, "keystrokes, round \(round)")
+      try Self.expectComposesAsGeneralPath(
+        text, largest: [20, 64, 600, 1 << 20][round % 4], &generator, round: round)
     }
   }
 
@@ -267,14 +285,8 @@ struct NFDComposingTests {
     var generator = SeededGenerator(seed: 31337)
     for round in 0..<150 {
       let text = Self.longRuns(&generator)
-      let expected = try Self.icuNFC(text)
-      let largest = [64, 2_000, 9_000, 1 << 20][round % 4]
-      var filter = try NormalizeFilter(form: .nfc)
-      let output = try Self.feed(text, to: &filter) {
-        Int.random(in: 1...largest, using: &generator)
-      }
-      expectSameBytes(output, expected)
-      if output != expected { Issue.record("round \(round)") }
+      try Self.expectNormalizesAsICU(
+        text, largest: [64, 2_000, 9_000, 1 << 20][round % 4], &generator, round: round)
     }
   }
 
@@ -283,13 +295,8 @@ struct NFDComposingTests {
     var generator = SeededGenerator(seed: 4711)
     for round in 0..<150 {
       let text = Self.longRuns(&generator)
-      let reference = try Self.composed(text) {
-        Int.random(in: 1...Self.generalPathChunk, using: &generator)
-      }
-      let largest = [64, 2_000, 9_000, 1 << 20][round % 4]
-      let fast = try Self.composed(text) { Int.random(in: 16...largest, using: &generator) }
-      expectSameBytes(fast.0, reference.0)
-      #expect(fast.1 == reference.1, "keystrokes, round \(round)")
+      try Self.expectComposesAsGeneralPath(
+        text, largest: [64, 2_000, 9_000, 1 << 20][round % 4], &generator, round: round)
     }
   }
 

@@ -28,23 +28,13 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.check(output[start...])
   }
 
-  /// Without a checker, the normalizer's own writing; with one, through
-  /// `output` (the checker reads it).
-  public mutating func process(
-    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    writing write: (UnsafeRawBufferPointer) throws -> Void
-  ) throws {
-    guard checker != nil else { return try inner.process(chunk, into: &output, writing: write) }
-    process(chunk, into: &output)
-  }
-
   /// Without a checker, the normalizer's own handing over; with one,
   /// through `output` (the checker reads it).
   public mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    handingOver hand: (ByteSink) -> Void
-  ) {
-    guard checker != nil else { return inner.process(chunk, into: &output, handingOver: hand) }
+    handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    guard checker != nil else { return try inner.process(chunk, into: &output, handingOver: take) }
     process(chunk, into: &output)
   }
 

@@ -139,12 +139,7 @@ enum ConjoiningSyllableKernel {
     _ input: UnsafePointer<UInt8>, from start: Int, limit: Int,
     _ out: UnsafeMutablePointer<UInt8>, written: Int
   ) -> Stop {
-    tables.withUnsafeBufferPointer { table in
-      guard let table = table.baseAddress else {
-        return Stop(position: start, written: written, asciiBytes: 0)
-      }
-      return walk(input, from: start, limit: limit, out, written: written, table, .all)
-    }
+    walkWithTables(input, from: start, limit: limit, out, written: written, .all)
   }
 
   /// ``run(_:from:limit:_:written:)`` for a composer of keystrokes: it stops
@@ -154,12 +149,7 @@ enum ConjoiningSyllableKernel {
     _ input: UnsafePointer<UInt8>, from start: Int, limit: Int,
     _ out: UnsafeMutablePointer<UInt8>, written: Int
   ) -> Stop {
-    tables.withUnsafeBufferPointer { table in
-      guard let table = table.baseAddress else {
-        return Stop(position: start, written: written, asciiBytes: 0)
-      }
-      return walk(input, from: start, limit: limit, out, written: written, table, .printable)
-    }
+    walkWithTables(input, from: start, limit: limit, out, written: written, .printable)
   }
 
   /// ``run(_:from:limit:_:written:)`` for whole lines of a keystroke log:
@@ -169,12 +159,23 @@ enum ConjoiningSyllableKernel {
     _ input: UnsafePointer<UInt8>, from start: Int, limit: Int,
     _ out: UnsafeMutablePointer<UInt8>, written: Int
   ) -> Stop {
+    walkWithTables(input, from: start, limit: limit, out, written: written, .printableAndNewline)
+  }
+
+  /// The run of an entry point under its `rule`, with ``tables`` at hand:
+  /// the one place for the set-up the entry points share. Inlined into
+  /// each, so that `rule` is a constant there and each has a loop of its own.
+  @inline(__always)
+  private static func walkWithTables(
+    _ input: UnsafePointer<UInt8>, from start: Int, limit: Int,
+    _ out: UnsafeMutablePointer<UInt8>, written: Int, _ rule: ASCIIRule
+  ) -> Stop {
     tables.withUnsafeBufferPointer { table in
+      // The tables are never empty; without them nothing would be taken.
       guard let table = table.baseAddress else {
         return Stop(position: start, written: written, asciiBytes: 0)
       }
-      return walk(
-        input, from: start, limit: limit, out, written: written, table, .printableAndNewline)
+      return walk(input, from: start, limit: limit, out, written: written, table, rule)
     }
   }
 

@@ -43,40 +43,24 @@ public struct NormalizeFilter: ByteFilter {
   }
 
   /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
-  /// empty hands the sink's bytes to `write` as they are, instead of copying
-  /// them into `output` for the runner to write (NFD of Korean text is
-  /// twice as long as the text: the copy was an eighth of the work).
+  /// empty hands the sink itself to `take` instead of copying its bytes into
+  /// `output` (NFD of Korean text is twice as long as the text: the copy
+  /// was an eighth of the work). When `take` keeps the sink (a parallel run
+  /// keeps each piece's output in the sinks it was written into), a new
+  /// one takes its place; else it is emptied and written on.
   public mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    writing write: (UnsafeRawBufferPointer) throws -> Void
+    handingOver take: (ByteSink) throws -> Bool
   ) throws {
     try normalize(chunk) { sink in
-      if output.isEmpty {
-        try write(UnsafeRawBufferPointer(sink.bytes))
-        sink.count = 0
-      } else {
-        sink.drain(into: &output)
-      }
-      return false
-    }
-  }
-
-  /// Normalizes `chunk` as ``process(_:into:)`` does, but when `output` is
-  /// empty hands the sink itself to `hand` and goes on with a new one (of
-  /// the same capacity): a parallel run keeps each piece's output in the
-  /// sinks it was written into, with no copy.
-  public mutating func process(
-    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    handingOver hand: (ByteSink) -> Void
-  ) {
-    normalize(chunk) { sink in
       guard output.isEmpty else {
         sink.drain(into: &output)
         return false
       }
       guard sink.count > 0 else { return false }
-      hand(sink)
-      return true
+      if try take(sink) { return true }
+      sink.count = 0
+      return false
     }
   }
 

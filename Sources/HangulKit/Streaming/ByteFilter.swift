@@ -13,24 +13,20 @@ public protocol ByteFilter {
   mutating func beginPiece(named name: String, resumingAt point: any Sendable)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
-  /// Transforms one chunk as ``process(_:into:)`` does, but may hand its
-  /// result to `write` instead of appending it to `output`, when `output`
-  /// is empty (so the order stays): a filter that writes into storage of its
-  /// own (``NormalizeFilter``) is written from there with no copy. A runner
-  /// then writes what is left in `output`. ``process(_:into:)`` unless a
-  /// filter says otherwise.
+  /// Transforms one chunk as ``process(_:into:)`` does, but may hand the
+  /// storage its result is in to `take` instead of copying it into
+  /// `output`, when `output` is empty (so the order stays). A filter that
+  /// writes into storage of its own (``NormalizeFilter``) so saves a copy of
+  /// all it writes. `take` returns whether it keeps the storage:
+  /// ``FilterRunner`` writes the bytes out and returns `false` (the filter
+  /// empties the storage and writes on into it); ``ParallelFilterRunner``
+  /// keeps them until their piece's turn and returns `true` (the filter
+  /// goes on in new storage). A runner then writes what is left in
+  /// `output`. ``process(_:into:)`` unless a filter says otherwise; O(chunk)
+  /// besides `take`.
   mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    writing write: (UnsafeRawBufferPointer) throws -> Void
-  ) throws
-  /// Transforms one chunk as ``process(_:into:)`` does, but may hand over
-  /// the storage its result is in to `hand` instead of copying it into
-  /// `output`, when `output` is empty (so the order stays): a runner that
-  /// keeps outputs for later (``ParallelFilterRunner``) keeps the storage.
-  /// ``process(_:into:)`` unless a filter says otherwise.
-  mutating func process(
-    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    handingOver hand: (ByteSink) -> Void
+    handingOver take: (ByteSink) throws -> Bool
   ) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
@@ -74,14 +70,7 @@ extension ByteFilter {
 
   public mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    writing write: (UnsafeRawBufferPointer) throws -> Void
-  ) throws {
-    try process(chunk, into: &output)
-  }
-
-  public mutating func process(
-    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    handingOver hand: (ByteSink) -> Void
+    handingOver take: (ByteSink) throws -> Bool
   ) throws {
     try process(chunk, into: &output)
   }

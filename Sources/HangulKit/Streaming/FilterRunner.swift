@@ -131,8 +131,12 @@ public struct FilterRunner: Sendable {
         return
       }
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
-        // A filter with storage of its own writes from it (no copy into `output`).
-        try filter.process($0, into: &output) { try writeAll($0, to: outputDescriptor) }
+        // A filter with storage of its own is written from it (no copy into
+        // `output`), which it then empties and reuses.
+        try filter.process($0, into: &output) { sink in
+          try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+          return false
+        }
         return filter.lastChunkWasUTF8
       }
       try write(&output)

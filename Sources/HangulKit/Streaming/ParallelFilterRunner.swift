@@ -618,7 +618,11 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       let end = min(bytes.count, start + block)
       let chunk = UnsafeBufferPointer(rebasing: bytes[start..<end])
       if let hand {
-        try filter.process(chunk, into: &output, handingOver: hand)
+        // Kept: the filter goes on in new storage.
+        try filter.process(chunk, into: &output) { sink in
+          hand(sink)
+          return true
+        }
       } else {
         try filter.process(chunk, into: &output)
       }

@@ -97,23 +97,13 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     output.withUnsafeBufferPointer { verifyBlock(UnsafeBufferPointer(rebasing: $0[start...])) }
   }
 
-  /// Without a verifier, the inner filter's own writing; with one, through
-  /// `output` (the check reads it).
-  public mutating func process(
-    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    writing write: (UnsafeRawBufferPointer) throws -> Void
-  ) throws {
-    guard verifier != nil else { return try inner.process(chunk, into: &output, writing: write) }
-    try process(chunk, into: &output)
-  }
-
   /// Without a verifier, the inner filter's own handing over; with one,
   /// through `output` (the check reads it).
   public mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-    handingOver hand: (ByteSink) -> Void
+    handingOver take: (ByteSink) throws -> Bool
   ) throws {
-    guard verifier != nil else { return try inner.process(chunk, into: &output, handingOver: hand) }
+    guard verifier != nil else { return try inner.process(chunk, into: &output, handingOver: take) }
     try process(chunk, into: &output)
   }
 
