@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import Synchronization
 
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
@@ -115,6 +116,31 @@ public struct FilterRunner: Sendable {
     let name = path == "-" ? "(standard input)" : path
     filter.beginInput(named: name)
     reader.begin()
+    if let mapped = MappedInput(descriptor: descriptor, blockSize: blockSize) {
+      // The blocks read(2) would return, without the kernel's copy of them.
+      defer { mapped.unmap() }
+      // UTF-8 goes to the filter in pieces of several blocks: NFD of Korean
+      // text then leaves in writes of about 1 MiB, which cost the kernel
+      // less per byte than writes of a block's 290 KB (17.6 against 20.6 ms
+      // for 96 MB on ext4).
+      let piece = reader.transcoder == nil ? max(blockSize, Self.mappedPieceSize) : blockSize
+      var start = 0
+      while start < mapped.count {
+        let end = min(start + piece, mapped.count)
+        try reader.read(
+          UnsafeBufferPointer(rebasing: mapped.bytes[start..<end]), checkingBlocksOf: blockSize
+        ) {
+          try filter.process($0, into: &output) { try writeAll($0, to: outputDescriptor) }
+          return filter.lastChunkWasUTF8
+        }
+        try write(&output)
+        afterBlock?(filter)
+        start = end
+      }
+      // What read(2) would leave: the offset after the bytes taken; a file
+      // that grew meanwhile goes on with read(2).
+      mapped.moveOffsetPastMapping()
+    }
     while true {
       let count = read(descriptor, block.baseAddress, block.count)
       if count < 0 {
@@ -140,11 +166,115 @@ public struct FilterRunner: Sendable {
     }
   }
 
+  /// How much of a mapped file goes to the filter at once.
+  static let mappedPieceSize = 512 * 1024
+
   /// Writes and empties `output`.
   private func write(_ output: inout [UInt8]) throws {
     guard !output.isEmpty else { return }
     try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
     output.removeAll(keepingCapacity: true)
+  }
+}
+
+/// A large regular file mapped into memory from the offset its descriptor
+/// is at, to be taken in the blocks read(2) would return: on a 43 MB file
+/// it saves the kernel's copy of every byte (about 2.5 ms of 80 in text →
+/// NFD). Pipes, terminals, special files and files under ``threshold``
+/// bytes (a file in /proc says it has none) are read as before.
+///
+/// A file truncated by someone else while it is mapped would make the next
+/// access to a page past its new end raise SIGBUS: while a mapping is in
+/// use, SIGBUS ends the program with a message and status 74, the status of
+/// a read error (``BusErrorGuard``). At the end the descriptor's offset is
+/// where read(2) would have left it, and a file that grew meanwhile is read
+/// on from there.
+private struct MappedInput {
+  /// The mapping's bytes from the descriptor's offset on.
+  let bytes: UnsafeBufferPointer<UInt8>
+  private let mapping: UnsafeMutableRawPointer
+  private let mappedLength: Int
+  private let descriptor: Int32
+  private let offset: Int
+
+  /// Files smaller than this are read.
+  static let threshold = 1 << 20
+
+  var count: Int { bytes.count }
+
+  /// Maps what is left of `descriptor` if it is a regular file with at least
+  /// ``threshold`` bytes left and at least two blocks; `nil` otherwise (or
+  /// when mapping fails).
+  init?(descriptor: Int32, blockSize: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    // Where the descriptor is (standard input may have been read from).
+    let position = lseek(descriptor, 0, SEEK_CUR)
+    guard position >= 0 else { return nil }
+    let size = Int(info.st_size)
+    let offset = Int(position)
+    let left = size - offset
+    guard left >= max(Self.threshold, 2 * blockSize) else { return nil }
+    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
+    let alignedOffset = offset / page * page
+    let length = size - alignedOffset
+    guard
+      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(alignedOffset)),
+      mapping != MAP_FAILED
+    else { return nil }
+    _ = madvise(mapping, length, MADV_SEQUENTIAL)
+    self.mapping = mapping
+    self.mappedLength = length
+    self.descriptor = descriptor
+    self.offset = offset
+    bytes = UnsafeBufferPointer(
+      start: (mapping + (offset - alignedOffset)).assumingMemoryBound(to: UInt8.self), count: left)
+    BusErrorGuard.begin()
+  }
+
+  /// Sets the descriptor's offset to the end of what was mapped.
+  func moveOffsetPastMapping() {
+    _ = lseek(descriptor, off_t(offset + bytes.count), SEEK_SET)
+  }
+
+  /// Unmaps the file and restores SIGBUS.
+  func unmap() {
+    munmap(mapping, mappedLength)
+    BusErrorGuard.end()
+  }
+}
+
+/// While any file is mapped (on any thread), SIGBUS writes a message and
+/// exits with status 74 instead of dumping core; otherwise it does what it
+/// did before.
+private enum BusErrorGuard {
+  /// How many mappings are in use.
+  private static let mappings = Mutex<Int>(0)
+  /// The message, made once under the lock before the handler is first set.
+  nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+
+  static func begin() {
+    mappings.withLock { count in
+      if count == 0 {
+        if message == nil {
+          let program = CommandLine.arguments.first?.split(separator: "/").last ?? "hangul"
+          message = strdup("\(program): an input file was truncated while it was read\n")
+        }
+        // Writes the message and exits: only calls safe in a signal handler.
+        signal(SIGBUS) { _ in
+          if let message = BusErrorGuard.message { _ = write(2, message, strlen(message)) }
+          _exit(74)
+        }
+      }
+      count += 1
+    }
+  }
+
+  static func end() {
+    mappings.withLock { count in
+      count -= 1
+      if count == 0 { signal(SIGBUS, SIG_DFL) }
+    }
   }
 }
 
@@ -176,6 +306,27 @@ private struct InputReader {
     converted.removeAll(keepingCapacity: true)
     transcoder.transcode(block, isLast: false, into: &converted)
     _ = try converted.withUnsafeBufferPointer { try process($0) }
+  }
+
+  /// Hands `piece` to `process` as ``read(_:_:)`` does, but checks it in
+  /// blocks of `blockSize` bytes as if each had been read alone: the sample
+  /// kept of a byte that is not UTF-8 ends where its block ends, so the
+  /// warning is the same whatever the size of the piece.
+  mutating func read(
+    _ piece: UnsafeBufferPointer<UInt8>, checkingBlocksOf blockSize: Int,
+    _ process: (UnsafeBufferPointer<UInt8>) throws -> Bool
+  ) rethrows {
+    guard transcoder == nil, piece.count > blockSize else {
+      try read(piece, process)
+      return
+    }
+    let wasUTF8 = try process(piece)
+    var start = 0
+    while start < piece.count {
+      let block = UnsafeBufferPointer(rebasing: piece[start..<min(start + blockSize, piece.count)])
+      if wasUTF8 { validator.skipValid(block) } else { validator.scan(block) }
+      start += blockSize
+    }
   }
 
   /// Ends one input: converts what the converter holds; returns a warning
