@@ -1,8 +1,7 @@
 /// The inner loop of NFD and NFKD (``NormalizationPass``): one pointer
 /// walk over the input that writes ASCII eight bytes at a time, each
 /// precomposed syllable as its 16-byte ``SyllableDecompositions`` entry (one
-/// load and one store of two words, advancing by six or nine bytes as the
-/// syllable has no final or one), and
+/// load and one store of two words, advancing by the entry's length), and
 /// every other code point that is in the form alone as it is, and stops at
 /// anything else for the general path.
 ///
@@ -121,19 +120,13 @@ enum DecomposingKernel {
 
   /// Stores the 16-byte entry of syllable `index` at `target`; returns how
   /// many of its bytes count (six or nine).
-  ///
-  /// The count comes from the index (nine when the syllable has a final),
-  /// not from the entry's last byte: each store's place then depends on the
-  /// input alone, and not on a table load that misses the first-level cache
-  /// now and then (the table is 179 KB), which held up every later syllable.
   @inline(__always)
   private static func storeSyllable(
     _ index: UInt32, _ syllables: UnsafeRawPointer, at target: UnsafeMutableRawPointer
   ) -> Int {
     let entry = syllables + Int(index) &* SyllableDecompositions.stride
     target.storeBytes(of: entry.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-    // Finals 1 ..< 28, 0 for none (SPEC §2).
-    return index % 28 == 0 ? 6 : 9
+    return Int(entry.load(fromByteOffset: 15, as: UInt8.self))
   }
 
   /// Sets what ``NormalizationPass`` keeps of the last code point the kernel
