@@ -128,4 +128,25 @@ struct MappedInputTests {
     ]
     try Self.expectMappedEqualsRead(inputs) { try NormalizeFilter(form: .nfd) }
   }
+
+  @Test(
+    "UTF-8 whose lines are counted late: a byte not UTF-8 after megabytes of UTF-8, a sequence cut off at the end, a last character that is not ASCII"
+  )
+  func lateChecks() throws {
+    var generator = SeededGenerator(seed: 11)
+    let valid = Self.randomText(&generator, count: 3 << 20, invalid: false)
+    let korean = Array("한".utf8)
+    var inputs: [[UInt8]] = [
+      valid + [0xEA, 0xB0], valid + korean, valid + [0x0A], valid + [0xFF],
+      Array(valid.prefix(2_600_000)) + [0xFF] + Array(valid.dropFirst(2_600_000)),
+      Array(valid.prefix(600_000)) + [0xC3] + Array(valid.dropFirst(600_000)),
+    ]
+    // The cut at the end of one file, the next file fine.
+    inputs.append(valid + [0xF0, 0x9F])
+    inputs.append(valid)
+    for input in inputs {
+      try Self.expectMappedEqualsRead([input]) { try NormalizeFilter(form: .nfd) }
+    }
+    try Self.expectMappedEqualsRead(Array(inputs.suffix(2))) { try NormalizeFilter(form: .nfc) }
+  }
 }
