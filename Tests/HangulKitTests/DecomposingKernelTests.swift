@@ -96,6 +96,32 @@ struct DecomposingKernelTests {
     }
   }
 
+  @Test(
+    "Korean prose (words of 1 to 7 syllables, spaces, punctuation, line ends) in random chunks equals ICU",
+    arguments: [ICUNormalizer.Form.nfd, .nfkd])
+  func proseAgrees(form: ICUNormalizer.Form) throws {
+    var generator = SeededGenerator(seed: 4242 + UInt64(form.rawValue))
+    let separators = [" ", " ", " ", "  ", ". ", ", ", "\n", ".\n", " (", ") ", "·", " 1) ", "\t"]
+      .map { Array($0.utf8) }
+    for round in 0..<60 {
+      var text: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...3_000, using: &generator) {
+        for _ in 0..<Int.random(in: 1...7, using: &generator) {
+          // Any syllable: with and without a final, all over the table.
+          let value = 0xAC00 + UInt32.random(in: 0..<11_172, using: &generator)
+          text += Array(String(Unicode.Scalar(value) ?? " ").utf8)
+        }
+        text += separators[Int.random(in: 0..<separators.count, using: &generator)]
+      }
+      if round % 10 == 0 { text += Self.randomText(&generator, length: 20) }
+      let expected = try Self.icu(form, text)
+      let sizes = (0..<5).map { _ in Int.random(in: 1...20_000, using: &generator) }
+      let chunked = try Self.filtered(form, text, chunks: sizes)
+      expectSameBytes(chunked, expected)
+      if chunked != expected { Issue.record("\(form) round \(round), chunks \(sizes)") }
+    }
+  }
+
   @Test("a block cut at every offset, syllables and sequences split anywhere, equals ICU")
   func everyCut() throws {
     let text =
@@ -134,9 +160,10 @@ struct DecomposingKernelTests {
         }
       }
       if round % 50 == 0 {
-        // Over a flush of the sink (1 MiB) in one chunk.
-        text = Array(repeating: text, count: 1_200_000 / max(text.count, 1) + 1).flatMap { $0 }
+        // Over a flush of the sink (2 MiB) in one chunk.
+        text = Array(repeating: text, count: 2_400_000 / max(text.count, 1) + 1).flatMap { $0 }
       }
+      let longestChunk = round % 50 == 0 ? 1_100_000 : 300_000
       let expected = try Self.icu(form, text)
       var filter = try NormalizeFilter(form: form)
       // What came out, in order; a sink handed over is read only at the end
@@ -144,7 +171,7 @@ struct DecomposingKernelTests {
       var parts: [() -> [UInt8]] = []
       var start = 0
       while start < text.count {
-        let end = min(text.count, start + Int.random(in: 1...300_000, using: &generator))
+        let end = min(text.count, start + Int.random(in: 1...longestChunk, using: &generator))
         // Now and then something is in the output already: it must come first.
         var output: [UInt8] = []
         if Int.random(in: 0..<4, using: &generator) == 0 {

@@ -15,8 +15,10 @@ public struct NormalizeFilter: ByteFilter {
   /// The most input normalized into the sink at once.
   static let pieceSize = 1 << 15
 
-  /// The sink is emptied within a chunk once it holds this much.
-  static let flushSize = 1 << 20
+  /// The sink is emptied within a chunk once it holds this much: more than
+  /// the NFD of a 512 KiB piece of a mapped file (``FilterRunner``), which
+  /// then leaves in one write(2).
+  static let flushSize = 2 << 20
 
   /// The longest run held back waiting for a boundary.
   public static let longestHeldRun = 1 << 20

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import Synchronization
 
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
@@ -115,6 +116,35 @@ public struct FilterRunner: Sendable {
     let name = path == "-" ? "(standard input)" : path
     filter.beginInput(named: name)
     reader.begin()
+    // Mapped until the end of this input: the reader may check its bytes
+    // late (``InputReader/catchUp()``).
+    let mapping = MappedInput(descriptor: descriptor, blockSize: blockSize)
+    defer { mapping?.unmap() }
+    if let mapped = mapping {
+      // The blocks read(2) would return, without the kernel's copy of them.
+      // UTF-8 goes to the filter in pieces of several blocks: NFD of Korean
+      // text then leaves in writes of about 1 MiB, which cost the kernel
+      // less per byte than writes of a block's 290 KB (17.6 against 20.6 ms
+      // for 96 MB on ext4).
+      let piece =
+        reader.transcoder == nil ? max(1, Self.mappedPieceSize / blockSize) * blockSize : blockSize
+      var start = 0
+      while start < mapped.count {
+        let end = min(start + piece, mapped.count)
+        try reader.read(
+          UnsafeBufferPointer(rebasing: mapped.bytes[start..<end]), checkingBlocksOf: blockSize
+        ) {
+          try filter.process($0, into: &output) { try writeAll($0, to: outputDescriptor) }
+          return filter.lastChunkWasUTF8
+        }
+        try write(&output)
+        afterBlock?(filter)
+        start = end
+      }
+      // What read(2) would leave: the offset after the bytes taken; a file
+      // that grew meanwhile goes on with read(2).
+      mapped.moveOffsetPastMapping()
+    }
     while true {
       let count = read(descriptor, block.baseAddress, block.count)
       if count < 0 {
@@ -144,11 +174,115 @@ public struct FilterRunner: Sendable {
     }
   }
 
+  /// How much of a mapped file goes to the filter at once.
+  static let mappedPieceSize = 512 * 1024
+
   /// Writes and empties `output`.
   private func write(_ output: inout [UInt8]) throws {
     guard !output.isEmpty else { return }
     try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
     output.removeAll(keepingCapacity: true)
+  }
+}
+
+/// A large regular file mapped into memory from the offset its descriptor
+/// is at, to be taken in the blocks read(2) would return: on a 43 MB file
+/// it saves the kernel's copy of every byte (about 2.5 ms of 80 in text →
+/// NFD). Pipes, terminals, special files and files under ``threshold``
+/// bytes (a file in /proc says it has none) are read as before.
+///
+/// A file truncated by someone else while it is mapped would make the next
+/// access to a page past its new end raise SIGBUS: while a mapping is in
+/// use, SIGBUS ends the program with a message and status 74, the status of
+/// a read error (``BusErrorGuard``). At the end the descriptor's offset is
+/// where read(2) would have left it, and a file that grew meanwhile is read
+/// on from there.
+private struct MappedInput {
+  /// The mapping's bytes from the descriptor's offset on.
+  let bytes: UnsafeBufferPointer<UInt8>
+  private let mapping: UnsafeMutableRawPointer
+  private let mappedLength: Int
+  private let descriptor: Int32
+  private let offset: Int
+
+  /// Files smaller than this are read.
+  static let threshold = 1 << 20
+
+  var count: Int { bytes.count }
+
+  /// Maps what is left of `descriptor` if it is a regular file with at least
+  /// ``threshold`` bytes left and at least two blocks; `nil` otherwise (or
+  /// when mapping fails).
+  init?(descriptor: Int32, blockSize: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    // Where the descriptor is (standard input may have been read from).
+    let position = lseek(descriptor, 0, SEEK_CUR)
+    guard position >= 0 else { return nil }
+    let size = Int(info.st_size)
+    let offset = Int(position)
+    let left = size - offset
+    guard left >= max(Self.threshold, 2 * blockSize) else { return nil }
+    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
+    let alignedOffset = offset / page * page
+    let length = size - alignedOffset
+    guard
+      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(alignedOffset)),
+      mapping != MAP_FAILED
+    else { return nil }
+    _ = madvise(mapping, length, MADV_SEQUENTIAL)
+    self.mapping = mapping
+    self.mappedLength = length
+    self.descriptor = descriptor
+    self.offset = offset
+    bytes = UnsafeBufferPointer(
+      start: (mapping + (offset - alignedOffset)).assumingMemoryBound(to: UInt8.self), count: left)
+    BusErrorGuard.begin()
+  }
+
+  /// Sets the descriptor's offset to the end of what was mapped.
+  func moveOffsetPastMapping() {
+    _ = lseek(descriptor, off_t(offset + bytes.count), SEEK_SET)
+  }
+
+  /// Unmaps the file and restores SIGBUS.
+  func unmap() {
+    munmap(mapping, mappedLength)
+    BusErrorGuard.end()
+  }
+}
+
+/// While any file is mapped (on any thread), SIGBUS writes a message and
+/// exits with status 74 instead of dumping core; otherwise it does what it
+/// did before.
+private enum BusErrorGuard {
+  /// How many mappings are in use.
+  private static let mappings = Mutex<Int>(0)
+  /// The message, made once under the lock before the handler is first set.
+  nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+
+  static func begin() {
+    mappings.withLock { count in
+      if count == 0 {
+        if message == nil {
+          let program = CommandLine.arguments.first?.split(separator: "/").last ?? "hangul"
+          message = strdup("\(program): an input file was truncated while it was read\n")
+        }
+        // Writes the message and exits: only calls safe in a signal handler.
+        signal(SIGBUS) { _ in
+          if let message = BusErrorGuard.message { _ = write(2, message, strlen(message)) }
+          _exit(74)
+        }
+      }
+      count += 1
+    }
+  }
+
+  static func end() {
+    mappings.withLock { count in
+      count -= 1
+      if count == 0 { signal(SIGBUS, SIG_DFL) }
+    }
   }
 }
 
@@ -159,6 +293,12 @@ private struct InputReader {
   var validator = UTF8Validator()
   var converted: [UInt8] = []
 
+  /// Mapped bytes that the filter found to be UTF-8 and the validator has
+  /// not seen: their lines are counted only if a warning may need them
+  /// (a pass over the input that a valid file does not need). They start
+  /// where a block starts.
+  var unchecked: (base: UnsafePointer<UInt8>, count: Int, blockSize: Int)?
+
   init(transcoder: InputTranscoder?) {
     self.transcoder = transcoder
   }
@@ -166,6 +306,7 @@ private struct InputReader {
   mutating func begin() {
     transcoder?.reset()
     validator = UTF8Validator()
+    unchecked = nil
   }
 
   /// Hands `block`, as UTF-8, to `process`, which says whether it found the
@@ -173,6 +314,7 @@ private struct InputReader {
   mutating func read(
     _ block: UnsafeBufferPointer<UInt8>, _ process: (UnsafeBufferPointer<UInt8>) throws -> Bool
   ) rethrows {
+    catchUp()
     guard let transcoder else {
       if try process(block) { validator.skipValid(block) } else { validator.scan(block) }
       return
@@ -182,12 +324,71 @@ private struct InputReader {
     _ = try converted.withUnsafeBufferPointer { try process($0) }
   }
 
+  /// Hands `piece` (mapped bytes, each piece right after the one before)
+  /// to `process` as ``read(_:_:)`` does, but checks it in blocks of
+  /// `blockSize` bytes as if each had been read alone: the sample kept of a
+  /// byte that is not UTF-8 ends where its block ends, so the warning is the
+  /// same whatever the size of the piece. A piece the filter found to be
+  /// UTF-8 is checked only when something after it is not, or when the input
+  /// ends in the middle of a sequence (``unchecked``): counting the lines of
+  /// 43 MB took 1.5 % of text → NFD.
+  mutating func read(
+    _ piece: UnsafeBufferPointer<UInt8>, checkingBlocksOf blockSize: Int,
+    _ process: (UnsafeBufferPointer<UInt8>) throws -> Bool
+  ) rethrows {
+    guard transcoder == nil, let base = piece.baseAddress else {
+      try read(piece, process)
+      return
+    }
+    guard try process(piece) else {
+      catchUp()
+      check(piece, blocksOf: blockSize, wereUTF8: false)
+      return
+    }
+    if let pending = unchecked, pending.base + pending.count == base {
+      unchecked?.count += piece.count
+    } else {
+      catchUp()
+      unchecked = (base, piece.count, blockSize)
+    }
+  }
+
+  /// Has the validator check what it has not seen yet.
+  mutating func catchUp() {
+    guard let pending = unchecked else { return }
+    unchecked = nil
+    check(
+      UnsafeBufferPointer(start: pending.base, count: pending.count), blocksOf: pending.blockSize,
+      wereUTF8: true)
+  }
+
+  /// Checks `bytes` in blocks of `blockSize`, as if each had been read alone.
+  private mutating func check(
+    _ bytes: UnsafeBufferPointer<UInt8>, blocksOf blockSize: Int, wereUTF8: Bool
+  ) {
+    var start = 0
+    while start < bytes.count {
+      let block = UnsafeBufferPointer(rebasing: bytes[start..<min(start + blockSize, bytes.count)])
+      if wereUTF8 { validator.skipValid(block) } else { validator.scan(block) }
+      start += blockSize
+    }
+  }
+
   /// Ends one input: converts what the converter holds; returns a warning
   /// about bytes that were not UTF-8 or not in the encoding, if there were any.
   mutating func end(
     named name: String, _ process: (UnsafeBufferPointer<UInt8>) throws -> Void
   ) rethrows -> String? {
     guard let transcoder else {
+      if let pending = unchecked {
+        // UTF-8 that ends with an ASCII byte, after a whole sequence: no
+        // warning can come of it, and its lines need no counting.
+        if validator.isBetweenSequences, pending.base[pending.count - 1] < 0x80 {
+          unchecked = nil
+        } else {
+          catchUp()
+        }
+      }
       validator.finish()
       return validator.firstInvalid?.warning(file: name)
     }

@@ -44,6 +44,10 @@ public struct UTF8Validator: Sendable {
 
   public init() {}
 
+  /// Whether no sequence begun in the chunks scanned so far is waiting for
+  /// its continuation bytes.
+  var isBetweenSequences: Bool { expected == 0 }
+
   /// Scans the next chunk of the stream.
   public mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
     guard firstInvalid == nil, let base = chunk.baseAddress else { return }
