@@ -71,4 +71,27 @@ struct MappedInputCommandTests {
     #expect(skipped.stdout == expected.stdout)
     #expect(skipped.stdout.count > 3_000_000)
   }
+
+  @Test(
+    "a mapped file does not count whole in peak memory",
+    arguments: [
+      ("hangul-normalize", ["--form", "nfd"]), ("hangul-decompose", ["--to", "nfd"]),
+      ("hangul-decompose", []),
+    ])
+  func peakMemory(program: String, arguments: [String]) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("in.txt")
+    // 48 MB: mapped whole and kept, it alone would be three times the bound.
+    let unit = Self.text()
+    var data = Data()
+    while data.count < 48_000_000 { data.append(unit) }
+    try data.write(to: file)
+    let executable = Executable(program)
+    let flags = arguments.joined(separator: " ")
+    let measured = try executable.shell(
+      "/usr/bin/time -f %M \"$EXE\" \(flags) < '\(file.path)' 2>&1 >/dev/null | tail -1")
+    let peak = Int(measured.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+    #expect(peak < 24 * 1024, "\(program) \(flags) peak \(peak) KB")
+  }
 }

@@ -134,11 +134,15 @@ public struct FilterRunner: Sendable {
         try reader.read(
           UnsafeBufferPointer(rebasing: mapped.bytes[start..<end]), checkingBlocksOf: blockSize
         ) {
-          try filter.process($0, into: &output) { try writeAll($0, to: outputDescriptor) }
+          try filter.process($0, into: &output) { sink in
+            try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+            return false
+          }
           return filter.lastChunkWasUTF8
         }
         try write(&output)
         afterBlock?(filter)
+        mapped.release(from: start, before: end)
         start = end
       }
       // What read(2) would leave: the offset after the bytes taken; a file
@@ -204,6 +208,7 @@ private struct MappedInput {
   private let mappedLength: Int
   private let descriptor: Int32
   private let offset: Int
+  private let alignedOffset: Int
 
   /// Files smaller than this are read.
   static let threshold = 1 << 20
@@ -235,9 +240,24 @@ private struct MappedInput {
     self.mappedLength = length
     self.descriptor = descriptor
     self.offset = offset
+    self.alignedOffset = alignedOffset
     bytes = UnsafeBufferPointer(
       start: (mapping + (offset - alignedOffset)).assumingMemoryBound(to: UInt8.self), count: left)
     BusErrorGuard.begin()
+  }
+
+  /// Drops the pages wholly before `offset` (of ``bytes``) from the
+  /// program's memory: the file's pages stay in the system's cache, and a
+  /// late check that reads them again faults them back in. Without it a
+  /// mapped file would count whole in the program's resident memory (a
+  /// 43 MB input: a peak of 55 MiB instead of 13).
+  /// `start` is where the last release ended (the pages before it are
+  /// already dropped).
+  func release(from start: Int, before offset: Int) {
+    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
+    let lower = (self.offset - alignedOffset + start) / page * page
+    let upper = (self.offset - alignedOffset + offset) / page * page
+    if upper > lower { _ = madvise(mapping + lower, upper - lower, MADV_DONTNEED) }
   }
 
   /// Sets the descriptor's offset to the end of what was mapped.
