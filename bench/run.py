@@ -314,6 +314,8 @@ def jobs_section(options, work, ours, inputs):
         path = f"{work}/jobs-input"
         if kind == "reviews":
             os.replace(inputs[kind], path)
+            # Written just before: its write-out would compete with the first timed runs.
+            os.sync()
         else:
             with open(inputs[kind], "rb") as f:
                 data = f.read()
@@ -330,6 +332,8 @@ def jobs_section(options, work, ours, inputs):
                         break
                     f.write(piece)
                     written += len(piece)
+            # The system writes the new file out now, not during the first timed runs.
+            os.sync()
         digests = set()
         for jobs in ("1", "2"):
             digest = subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,

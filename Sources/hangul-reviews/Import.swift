@@ -116,7 +116,9 @@ extension HangulReviews {
       }
       var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
       let (contentField, recordsField) = (contentField, recordsField)
-      runner.boundaryFinder = { JSONRecordBoundaryFinder(recordsField: recordsField) }
+      runner.boundaryFinder = {
+        JSONRecordBoundaryFinder(recordsField: recordsField, guessing: true)
+      }
       var tally = ReviewImportTally()
       let progress = ProgressLine(diagnostics)
       let status: Int32

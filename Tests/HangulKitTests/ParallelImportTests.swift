@@ -120,7 +120,9 @@ import Testing
 
   /// Imports `inputs` (written to files) on one thread (`jobs` 1) or in
   /// pieces of `pieceSize` bytes on `jobs` threads.
-  static func importing(_ inputs: [[UInt8]], jobs: Int, pieceSize: Int) throws -> Outcome {
+  static func importing(
+    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, guessing: Bool = false
+  ) throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("parallel-import-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -153,7 +155,7 @@ import Testing
     } else {
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, pieceSize: pieceSize, outputDescriptor: handle.fileDescriptor)
-      runner.boundaryFinder = { JSONRecordBoundaryFinder() }
+      runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: guessing) }
       #expect(runner.runsInParallel)
       var findings: [ReviewImportLog.Entry] = []
       var rereads = 0
@@ -208,6 +210,148 @@ import Testing
       #expect(parallel.status == single.status, "\(layout)")
       if parallel != single { return }
     }
+  }
+
+  /// Expects pieces cut where a guessing finder says (right or wrong) to
+  /// give the one-thread outcome; returns the most pieces read twice.
+  @discardableResult
+  static func expectSameAsOneThreadGuessing(
+    _ inputs: [[UInt8]],
+    layouts: [(jobs: Int, pieceSize: Int)] = [
+      (2, 1), (3, 7), (4, 61), (2, 997),
+    ]
+  ) throws -> Int {
+    let single = try importing(inputs, jobs: 1, pieceSize: 0)
+    var rereads = 0
+    for (jobs, pieceSize) in layouts {
+      var parallel = try importing(inputs, jobs: jobs, pieceSize: pieceSize, guessing: true)
+      rereads = max(rereads, parallel.rereadPieces)
+      parallel.rereadPieces = 0
+      let layout = "guessing, jobs \(jobs), pieces of \(pieceSize)"
+      #expect(parallel.output == single.output, "\(layout): \(parallel.output.count) bytes")
+      #expect(parallel.findings == single.findings, "\(layout)")
+      #expect(parallel.messages == single.messages, "\(layout)")
+      #expect(parallel.totals == single.totals, "\(layout)")
+      #expect(parallel.status == single.status, "\(layout)")
+      if parallel != single { break }
+    }
+    return rereads
+  }
+
+  /// A review record as an API writes it (one a line) or as `jq .` does (`indent` before each line).
+  static func review(_ number: Int, pretty indent: String?, content: String? = nil) -> String {
+    let content = content ?? "\"리뷰 \(number) 좋아요},\\n{ \\\"x\\\":[{}]\""
+    let members = [
+      "\"_id\": \"\(number)\"",
+      "\"user\": {\"_id\": \"u\(number)\", \"tags\": [\"a\", \"b\"]}",
+      "\"childReviews\": []",
+      "\"content\": \(content)",
+      "\"createdAt\": \"2022-07-21T11:53:58.652Z\"",
+    ]
+    guard let indent else {
+      return "{" + members.joined(separator: ",").replacingOccurrences(of: ": ", with: ":") + "}"
+    }
+    let inner = indent + "  "
+    let user =
+      "\"user\": {\n\(inner)  \"_id\": \"u\(number)\",\n\(inner)  \"tags\": [\n\(inner)    \"a\",\n"
+      + "\(inner)    \"b\"\n\(inner)  ]\n\(inner)}"
+    var lines = members
+    lines[1] = user
+    return "{\n" + lines.map { inner + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
+  }
+
+  /// The layouts a guess is right in: records one a line in an envelope
+  /// (the benchmark's), `jq .` of an envelope and of an array, JSON Lines,
+  /// `jq .data[]`; with a record that is rejected and a broken one in the middle.
+  static func layouts(count: Int) -> [[UInt8]] {
+    func reviews(_ indent: String?) -> [String] {
+      (0..<count).map { number in
+        switch number {
+        case count / 3: review(number, pretty: indent, content: "5")
+        case count / 2:
+          indent == nil
+            ? #"{"_id":"broken","content":"a" "createdAt":1}"# : review(number, pretty: indent)
+        default: review(number, pretty: indent)
+        }
+      }
+    }
+    let envelope =
+      "{\"success\":true,\"data\":[\n" + reviews(nil).joined(separator: ",\n") + "\n],\"page\":1}\n"
+    let prettyEnvelope =
+      "{\n  \"success\": true,\n  \"data\": [\n    "
+      + reviews("    ").joined(separator: ",\n    ") + "\n  ],\n  \"page\": 1\n}\n"
+    let prettyArray = "[\n  " + reviews("  ").joined(separator: ",\n  ") + "\n]\n"
+    let lines = reviews(nil).joined(separator: "\n") + "\n"
+    let prettyValues = reviews("").joined(separator: "\n") + "\n"
+    let crlf = envelope.replacingOccurrences(of: "\n", with: "\r\n")
+    return [envelope, prettyEnvelope, prettyArray, lines, prettyValues, crlf].map { Array($0.utf8) }
+  }
+
+  @Test("Guessed boundaries are right where records stand one a line or as jq writes them")
+  func guessesInCommonLayouts() throws {
+    for (index, input) in Self.layouts(count: 60).enumerated() {
+      // Pieces far shorter than a record, a few records, many records: no piece is read twice.
+      let rereads = try Self.expectSameAsOneThreadGuessing(
+        [input], layouts: [(2, 1), (2, 150), (3, 700), (2, 4000)])
+      #expect(rereads == 0, "layout \(index)")
+    }
+  }
+
+  @Test("A record rejected in the middle of guessed pieces is named with its own line")
+  func rejectLineWithGuesses() throws {
+    for (index, rejected) in [(0, 2), (1, 1)] {
+      let input = Self.layouts(count: 60)[index]
+      let outcome = try Self.importing([input], jobs: 2, pieceSize: 300, guessing: true)
+      // Record 20 has the content 5: it is named at its own line.
+      let text = String(decoding: input, as: UTF8.self)
+      let before = try #require(text.range(of: #""content": 5"#) ?? text.range(of: #""content":5"#))
+      let line = text[..<before.lowerBound].utf8.filter { $0 == 0x0A }.count + 1
+      #expect(outcome.rereadPieces == 0)
+      let first = try #require(outcome.findings.first)
+      #expect(first.hasPrefix("/in0.json:\(line):"), "\(first)")
+      #expect(outcome.totals == [60, 60 - rejected, rejected, 0])
+    }
+  }
+
+  @Test("Guessing: random and broken inputs in every shape import as one thread does")
+  func randomInputsGuessing() throws {
+    var random = Random(state: 71)
+    for round in 0..<40 {
+      var input = Self.input(&random, count: 3 + random.next(20))
+      if round % 2 == 1 { input = Self.mutated(input, &random) }
+      try Self.expectSameAsOneThreadGuessing([input])
+    }
+    let inputs = (0..<3).map { _ in Self.input(&random, count: 5 + random.next(10)) }
+    try Self.expectSameAsOneThreadGuessing(inputs + [[], inputs[0]])
+  }
+
+  @Test("A wrong guess (a second envelope) makes the finder stop guessing: few pieces read twice")
+  func wrongGuessStopsGuessing() throws {
+    let first = Array(
+      ("{\"data\":[\n" + (0..<40).map { Self.review($0, pretty: nil) }.joined(separator: ",\n")
+        + "\n]}\n").utf8)
+    let second = Array(
+      ("{\"page\":2,\"data\":[\n"
+        + (0..<400).map { Self.review($0, pretty: nil) }.joined(separator: ",\n") + "\n]}\n").utf8)
+    let rereads = try Self.expectSameAsOneThreadGuessing(
+      [first + second], layouts: [(2, 500), (3, 900)])
+    // Every piece of the second envelope would be read twice if the finder went on guessing.
+    #expect(rereads >= 1)
+    #expect(rereads <= 8)
+  }
+
+  @Test(
+    "No line break where a guess looks (one line of records): the finder follows the input again")
+  func noLineToGuess() throws {
+    let records = (0..<12000).map { Self.review($0, pretty: nil) }
+    let input = Array(("{\"data\":[" + records.joined(separator: ",") + "]}").utf8)
+    #expect(input.count > 3 * JSONRecordBoundaryFinder.guessReach / 2)
+    let single = try Self.importing([input], jobs: 1, pieceSize: 0)
+    let parallel = try Self.importing([input], jobs: 2, pieceSize: 100_000, guessing: true)
+    #expect(parallel.rereadPieces == 0)
+    #expect(parallel.output == single.output)
+    #expect(parallel.findings == single.findings)
+    #expect(parallel.totals == single.totals)
   }
 
   @Test("Random inputs in every shape: pieces cut at every boundary import as one thread does")

@@ -482,9 +482,13 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       if offset == 0 {
         boundaryFinder = makeBoundaryFinder()
         nextResumePoint = nil
+      } else if guessWasWrong {
+        // From here on the finder follows the input (from its start, once).
+        boundaryFinder?.stopGuessing()
       }
+      guessWasWrong = false
       resumePoint = nextResumePoint
-      end = try boundaryEnd(in: file, from: offset, notBefore: end)
+      end = try boundaryEnd(in: file, notBefore: end)
     } else if end < file.size {
       end = try documentStart(in: file, from: end - 1) ?? separatorEnd(in: file, from: end - 1)
     }
@@ -502,22 +506,36 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private var nextResumePoint: (any Sendable)?
 
   /// The first boundary at or after `target` that the finder meets reading
-  /// on from `start` (where it stopped last), or the end of the file.
-  private func boundaryEnd(in file: OpenFile, from start: Int, notBefore target: Int) throws -> Int
-  {
-    var position = start
+  /// on from where it stopped last, or the end of the file.
+  private func boundaryEnd(in file: OpenFile, notBefore target: Int) throws -> Int {
+    guard var finder = boundaryFinder else { return file.size }
+    defer { boundaryFinder = finder }
+    var position = finder.position
     while position < file.size {
       let count = min(file.size - position, 256 * 1024)
       try readFully(file, at: position, count: count, into: &window)
       if let end = window.withUnsafeBufferPointer({
-        boundaryFinder?.boundary(in: $0, notBefore: target)
+        finder.boundary(in: $0, notBefore: target)
       }) {
-        nextResumePoint = boundaryFinder?.resumePoint
+        nextResumePoint = finder.resumePoint
         return end
       }
-      position += count
+      position = finder.position
     }
     return file.size
+  }
+
+  /// Whether the filter before a piece found that the piece's boundary was
+  /// not where the finder said (guarded by the mutex).
+  private var guessWasWrong = false
+
+  /// Tells the cutting that a piece's filter did not go on from where the
+  /// one before it stopped (a wrong guess of the boundary finder, or broken
+  /// input): the finder stops guessing.
+  func noteWrongBoundary() {
+    pthread_mutex_lock(mutex)
+    guessWasWrong = true
+    pthread_mutex_unlock(mutex)
   }
 
   /// Whether the empty file at `fileIndex` had its (empty) piece cut.
@@ -671,6 +689,8 @@ private struct PieceWriter<Filter: ByteFilter> {
   private var linesInInput = 0
   private var firstInvalid: UTF8Validator.InvalidByte?
   private var scratch: [UInt8] = []
+  /// The schedule whose pieces are being written.
+  private var schedule: PieceSchedule<Filter>?
 
   init(
     runner: ParallelFilterRunner, files: [OpenFile],
@@ -687,6 +707,8 @@ private struct PieceWriter<Filter: ByteFilter> {
 
   /// Writes every piece in order; returns the exit status.
   mutating func writePieces(from schedule: PieceSchedule<Filter>) -> Int32 {
+    self.schedule = schedule
+    defer { self.schedule = nil }
     var fileIndex = -1
     do {
       var index = 0
@@ -730,6 +752,7 @@ private struct PieceWriter<Filter: ByteFilter> {
     if var next = piece.filter {
       if let current, !continues(current, next) {
         // The piece's filter started afresh where it should have gone on: run it again in order.
+        if piece.resumePoint != nil { schedule?.noteWrongBoundary() }
         scratch.removeAll(keepingCapacity: true)
         var filter = current
         self.current = nil

@@ -9,13 +9,27 @@
 ///     let bytes = Array(#"{"data":[{"a":1},{"b":2}]}"#.utf8)
 ///     bytes.withUnsafeBufferPointer { finder.boundary(in: $0, notBefore: 1) }  // 17, after the comma
 ///
+/// A finder may guess boundaries (``JSONRecordBoundaryFinder``'s guessing):
+/// a filter that finds it does not stand where the guess said reads the
+/// piece after it itself, and the runner then calls ``stopGuessing()``.
+///
 /// Time: O(n) over the whole file, on the thread that cuts the pieces.
 public protocol PieceBoundaryFinder {
-  /// Reads `bytes`, the next bytes of the file (from its start, in order, in
-  /// blocks of any size), up to the first boundary at or after the file
+  /// Reads `bytes`, the next bytes of the file (from ``position``, in order,
+  /// in blocks of any size), up to the first boundary at or after the file
   /// offset `target`: returns that boundary's offset, having read exactly up
-  /// to it, or `nil` when none came (all of `bytes` was read).
+  /// to it, or `nil` when none came (having read up to ``position``, which
+  /// it moves on, or back to 0 to read the file again from its start).
   mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int) -> Int?
   /// What a filter needs to start at the boundary that ``boundary(in:notBefore:)`` returned last.
   var resumePoint: any Sendable { get }
+  /// The file offset of the next byte the finder reads.
+  var position: Int { get }
+  /// Stops guessing boundaries, after a guess was wrong (it may then read
+  /// the file again from its start). Nothing unless a finder says otherwise.
+  mutating func stopGuessing()
+}
+
+extension PieceBoundaryFinder {
+  public mutating func stopGuessing() {}
 }
