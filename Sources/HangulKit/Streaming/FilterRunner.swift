@@ -116,6 +116,16 @@ public struct FilterRunner: Sendable {
     let name = path == "-" ? "(standard input)" : path
     filter.beginInput(named: name)
     reader.begin()
+    // Passes a chunk through the filter; returns whether it was UTF-8. A
+    // filter with storage of its own is written from it (no copy into
+    // `output`), which it then empties and reuses.
+    func filterWritingFromSink(_ chunk: UnsafeBufferPointer<UInt8>) throws -> Bool {
+      try filter.process(chunk, into: &output) { sink in
+        try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+        return false
+      }
+      return filter.lastChunkWasUTF8
+    }
     // Mapped until the end of this input: the reader may check its bytes
     // late (``InputReader/catchUp()``).
     let mapping = MappedInput(descriptor: descriptor, blockSize: blockSize)
@@ -133,13 +143,7 @@ public struct FilterRunner: Sendable {
         let end = min(start + piece, mapped.count)
         try reader.read(
           UnsafeBufferPointer(rebasing: mapped.bytes[start..<end]), checkingBlocksOf: blockSize
-        ) {
-          try filter.process($0, into: &output) { sink in
-            try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
-            return false
-          }
-          return filter.lastChunkWasUTF8
-        }
+        ) { try filterWritingFromSink($0) }
         try write(&output)
         afterBlock?(filter)
         mapped.release(from: start, before: end)
@@ -165,13 +169,7 @@ public struct FilterRunner: Sendable {
         return
       }
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
-        // A filter with storage of its own is written from it (no copy into
-        // `output`), which it then empties and reuses.
-        try filter.process($0, into: &output) { sink in
-          try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
-          return false
-        }
-        return filter.lastChunkWasUTF8
+        try filterWritingFromSink($0)
       }
       try write(&output)
       afterBlock?(filter)
