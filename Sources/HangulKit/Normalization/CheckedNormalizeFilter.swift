@@ -21,6 +21,7 @@ public struct CheckedNormalizeFilter: ByteFilter {
 
   /// The normalizer's finding: the checker reads the output, not the input.
   public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+  public var takesLargeChunks: Bool { inner.takesLargeChunks }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let start = output.count

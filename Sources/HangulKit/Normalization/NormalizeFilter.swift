@@ -41,6 +41,8 @@ public struct NormalizeFilter: ByteFilter {
   /// chunk that joined a long held run is not vouched for).
   public private(set) var lastChunkWasUTF8 = false
 
+  public var takesLargeChunks: Bool { true }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     normalize(chunk) { sink in
       sink.drain(into: &output)

@@ -40,6 +40,13 @@ public protocol ByteFilter {
   /// need not check it again (``UTF8Validator/skipValid(_:)``). `false` unless a
   /// filter says otherwise.
   var lastChunkWasUTF8: Bool { get }
+  /// Whether ``FilterRunner`` should give the filter a mapped file in
+  /// pieces of several blocks: a filter whose output, several times its
+  /// input, leaves in one write per chunk (NFD) then makes fewer, larger
+  /// writes, which cost the kernel less per byte; other filters get a
+  /// block at a time, which keeps what they hold at once small (peak
+  /// memory). `false` unless a filter says otherwise.
+  var takesLargeChunks: Bool { get }
   /// Takes over what `earlier` learned that only saves work (caches such as
   /// ``ComposeFilter``'s key transition tables), before the first chunk:
   /// ``ParallelFilterRunner`` hands each new piece's filter the one of the
@@ -65,6 +72,8 @@ extension ByteFilter {
   }
 
   public var lastChunkWasUTF8: Bool { false }
+
+  public var takesLargeChunks: Bool { false }
 
   public mutating func reuseCaches(of earlier: Self) {}
 

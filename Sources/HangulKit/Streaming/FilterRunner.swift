@@ -132,12 +132,14 @@ public struct FilterRunner: Sendable {
     defer { mapping?.unmap() }
     if let mapped = mapping {
       // The blocks read(2) would return, without the kernel's copy of them.
-      // UTF-8 goes to the filter in pieces of several blocks: NFD of Korean
+      // UTF-8 goes to a filter that takes large chunks in pieces of several
+      // blocks (others get a block at a time): NFD of Korean
       // text then leaves in writes of about 1 MiB, which cost the kernel
       // less per byte than writes of a block's 290 KB (17.6 against 20.6 ms
       // for 96 MB on ext4).
       let piece =
-        reader.transcoder == nil ? max(1, Self.mappedPieceSize / blockSize) * blockSize : blockSize
+        reader.transcoder == nil && filter.takesLargeChunks
+        ? max(1, Self.mappedPieceSize / blockSize) * blockSize : blockSize
       var start = 0
       while start < mapped.count {
         let end = min(start + piece, mapped.count)
@@ -273,12 +275,13 @@ private struct MappedInput {
 /// While any file is mapped (on any thread), SIGBUS writes a message and
 /// exits with status 74 instead of dumping core; otherwise it does what it
 /// did before.
-private enum BusErrorGuard {
+enum BusErrorGuard {
   /// How many mappings are in use.
   private static let mappings = Mutex<Int>(0)
   /// The message, made once under the lock before the handler is first set.
   nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
 
+  /// Counts a mapping in; the first sets the handler.
   static func begin() {
     mappings.withLock { count in
       if count == 0 {
@@ -296,6 +299,7 @@ private enum BusErrorGuard {
     }
   }
 
+  /// Counts a mapping out; the last restores SIGBUS.
   static func end() {
     mappings.withLock { count in
       count -= 1

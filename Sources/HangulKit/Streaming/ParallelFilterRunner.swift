@@ -298,6 +298,40 @@ private func readFully(
   if done < count { buffer.removeLast(count - done) }
 }
 
+/// A piece of a regular file mapped into memory, for the time its filter
+/// reads it: the kernel does not copy it as pread(2) would. While it is
+/// mapped, SIGBUS (the file truncated meanwhile) ends the program with
+/// status 74 (``BusErrorGuard``).
+private struct MappedPiece {
+  let bytes: UnsafeBufferPointer<UInt8>
+  private let mapping: UnsafeMutableRawPointer
+  private let length: Int
+
+  /// Maps `range` of `file`; `nil` for an empty range or when mapping fails
+  /// (the caller reads it instead).
+  init?(_ file: OpenFile, _ range: Range<Int>) {
+    guard !range.isEmpty, range.upperBound <= file.size else { return nil }
+    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
+    let start = range.lowerBound / page * page
+    let length = range.upperBound - start
+    guard
+      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.descriptor, off_t(start)),
+      mapping != MAP_FAILED
+    else { return nil }
+    self.mapping = mapping
+    self.length = length
+    bytes = UnsafeBufferPointer(
+      start: (mapping + (range.lowerBound - start)).assumingMemoryBound(to: UInt8.self),
+      count: range.count)
+    BusErrorGuard.begin()
+  }
+
+  func unmap() {
+    munmap(mapping, length)
+    BusErrorGuard.end()
+  }
+}
+
 /// `count` rounded up to a whole MiB, so that a buffer reused for pieces of
 /// nearly the same size is not reallocated for a few bytes more.
 private func roundedCapacity(_ count: Int) -> Int {
@@ -586,11 +620,24 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private func run(_ piece: Piece<Filter>, after earlier: Filter?) {
     let file = files[piece.fileIndex]
     do {
-      try readFully(file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
+      // A piece of a regular file is mapped (no kernel copy of it); one that
+      // cannot be is read.
+      let mapping = MappedPiece(file, piece.range)
+      defer { mapping?.unmap() }
+      if mapping == nil {
+        try readFully(
+          file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
+      }
       var filter = try makeFilter()
       if let earlier { filter.reuseCaches(of: earlier) }
       let separator = self.separator
-      piece.input.withUnsafeBufferPointer { bytes in
+      func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+      {
+        if let mapping { return try body(mapping.bytes) }
+        return try piece.input.withUnsafeBufferPointer(body)
+      }
+      withBytes { bytes in
         piece.records = ByteCounting.count(separator, in: bytes)
         piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
       }
@@ -600,7 +647,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
       }
       defer { piece.filter = filter }
-      try piece.input.withUnsafeBufferPointer { bytes in
+      try withBytes { bytes in
         let checked = try Self.feed(
           bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
         ) { piece.handed.append($0) }

@@ -86,6 +86,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
 
   /// The inner filter's finding: every chunk reaches it whole, verified or not.
   public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+  public var takesLargeChunks: Bool { inner.takesLargeChunks }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
