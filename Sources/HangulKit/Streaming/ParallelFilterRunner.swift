@@ -805,6 +805,12 @@ private struct PieceWriter<Filter: ByteFilter> {
         self.current = nil
         if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
         do {
+          if piece.input.count != piece.range.count {
+            // Its worker read it from a mapping, unmapped since.
+            try readFully(
+              files[piece.fileIndex], at: piece.range.lowerBound, count: piece.range.count,
+              into: &piece.input)
+          }
           _ = try piece.input.withUnsafeBufferPointer {
             try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
           }
