@@ -627,6 +627,10 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       if mapping == nil {
         try readFully(
           file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
+      } else {
+        // A reused buffer's old bytes must not pass for this piece's
+        // (the writer reads a mapped piece again when it runs it in order).
+        piece.input.removeAll(keepingCapacity: true)
       }
       var filter = try makeFilter()
       if let earlier { filter.reuseCaches(of: earlier) }
