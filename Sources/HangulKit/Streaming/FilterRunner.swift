@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
@@ -193,27 +192,22 @@ public struct FilterRunner: Sendable {
 /// is at, to be taken in the blocks read(2) would return: on a 43 MB file
 /// it saves the kernel's copy of every byte (about 2.5 ms of 80 in text →
 /// NFD). Pipes, terminals, special files and files under ``threshold``
-/// bytes (a file in /proc says it has none) are read as before.
-///
-/// A file truncated by someone else while it is mapped would make the next
-/// access to a page past its new end raise SIGBUS: while a mapping is in
-/// use, SIGBUS ends the program with a message and status 74, the status of
-/// a read error (``BusErrorGuard``). At the end the descriptor's offset is
-/// where read(2) would have left it, and a file that grew meanwhile is read
-/// on from there.
+/// bytes (a file in /proc says it has none) are read as before. A file
+/// truncated while it is mapped ends the program (``FileMapping``). At the
+/// end the descriptor's offset is where read(2) would have left it, and a
+/// file that grew meanwhile is read on from there.
 private struct MappedInput {
-  /// The mapping's bytes from the descriptor's offset on.
-  let bytes: UnsafeBufferPointer<UInt8>
-  private let mapping: UnsafeMutableRawPointer
-  private let mappedLength: Int
+  private let mapping: FileMapping
   private let descriptor: Int32
+  /// The descriptor's offset when the file was mapped.
   private let offset: Int
-  private let alignedOffset: Int
 
   /// Files smaller than this are read.
   static let threshold = 1 << 20
 
-  var count: Int { bytes.count }
+  /// The mapping's bytes from the descriptor's offset on.
+  var bytes: UnsafeBufferPointer<UInt8> { mapping.bytes }
+  var count: Int { mapping.bytes.count }
 
   /// Maps what is left of `descriptor` if it is a regular file with at least
   /// ``threshold`` bytes left and at least two blocks; `nil` otherwise (or
@@ -226,86 +220,26 @@ private struct MappedInput {
     guard position >= 0 else { return nil }
     let size = Int(info.st_size)
     let offset = Int(position)
-    let left = size - offset
-    guard left >= max(Self.threshold, 2 * blockSize) else { return nil }
-    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
-    let alignedOffset = offset / page * page
-    let length = size - alignedOffset
-    guard
-      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(alignedOffset)),
-      mapping != MAP_FAILED
+    guard size - offset >= max(Self.threshold, 2 * blockSize),
+      let mapping = FileMapping(descriptor: descriptor, range: offset..<size, sequential: true)
     else { return nil }
-    _ = madvise(mapping, length, MADV_SEQUENTIAL)
     self.mapping = mapping
-    self.mappedLength = length
     self.descriptor = descriptor
     self.offset = offset
-    self.alignedOffset = alignedOffset
-    bytes = UnsafeBufferPointer(
-      start: (mapping + (offset - alignedOffset)).assumingMemoryBound(to: UInt8.self), count: left)
-    BusErrorGuard.begin()
   }
 
-  /// Drops the pages wholly before `offset` (of ``bytes``) from the
-  /// program's memory: the file's pages stay in the system's cache, and a
-  /// late check that reads them again faults them back in. Without it a
-  /// mapped file would count whole in the program's resident memory (a
-  /// 43 MB input: a peak of 55 MiB instead of 13).
-  /// `start` is where the last release ended (the pages before it are
-  /// already dropped).
-  func release(from start: Int, before offset: Int) {
-    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
-    let lower = (self.offset - alignedOffset + start) / page * page
-    let upper = (self.offset - alignedOffset + offset) / page * page
-    if upper > lower { _ = madvise(mapping + lower, upper - lower, MADV_DONTNEED) }
+  /// Drops the pages already taken (``FileMapping/release(from:before:)``).
+  func release(from start: Int, before end: Int) {
+    mapping.release(from: start, before: end)
   }
 
   /// Sets the descriptor's offset to the end of what was mapped.
   func moveOffsetPastMapping() {
-    _ = lseek(descriptor, off_t(offset + bytes.count), SEEK_SET)
+    _ = lseek(descriptor, off_t(offset + count), SEEK_SET)
   }
 
-  /// Unmaps the file and restores SIGBUS.
-  func unmap() {
-    munmap(mapping, mappedLength)
-    BusErrorGuard.end()
-  }
-}
-
-/// While any file is mapped (on any thread), SIGBUS writes a message and
-/// exits with status 74 instead of dumping core; otherwise it does what it
-/// did before.
-enum BusErrorGuard {
-  /// How many mappings are in use.
-  private static let mappings = Mutex<Int>(0)
-  /// The message, made once under the lock before the handler is first set.
-  nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
-
-  /// Counts a mapping in; the first sets the handler.
-  static func begin() {
-    mappings.withLock { count in
-      if count == 0 {
-        if message == nil {
-          let program = CommandLine.arguments.first?.split(separator: "/").last ?? "hangul"
-          message = strdup("\(program): an input file was truncated while it was read\n")
-        }
-        // Writes the message and exits: only calls safe in a signal handler.
-        signal(SIGBUS) { _ in
-          if let message = BusErrorGuard.message { _ = write(2, message, strlen(message)) }
-          _exit(74)
-        }
-      }
-      count += 1
-    }
-  }
-
-  /// Counts a mapping out; the last restores SIGBUS.
-  static func end() {
-    mappings.withLock { count in
-      count -= 1
-      if count == 0 { signal(SIGBUS, SIG_DFL) }
-    }
-  }
+  /// Unmaps the file.
+  func unmap() { mapping.unmap() }
 }
 
 /// What stands between read(2) and the filter: the conversion of another

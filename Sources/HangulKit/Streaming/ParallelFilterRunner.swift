@@ -298,40 +298,6 @@ private func readFully(
   if done < count { buffer.removeLast(count - done) }
 }
 
-/// A piece of a regular file mapped into memory, for the time its filter
-/// reads it: the kernel does not copy it as pread(2) would. While it is
-/// mapped, SIGBUS (the file truncated meanwhile) ends the program with
-/// status 74 (``BusErrorGuard``).
-private struct MappedPiece {
-  let bytes: UnsafeBufferPointer<UInt8>
-  private let mapping: UnsafeMutableRawPointer
-  private let length: Int
-
-  /// Maps `range` of `file`; `nil` for an empty range or when mapping fails
-  /// (the caller reads it instead).
-  init?(_ file: OpenFile, _ range: Range<Int>) {
-    guard !range.isEmpty, range.upperBound <= file.size else { return nil }
-    let page = max(sysconf(Int32(_SC_PAGESIZE)), 4096)
-    let start = range.lowerBound / page * page
-    let length = range.upperBound - start
-    guard
-      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, file.descriptor, off_t(start)),
-      mapping != MAP_FAILED
-    else { return nil }
-    self.mapping = mapping
-    self.length = length
-    bytes = UnsafeBufferPointer(
-      start: (mapping + (range.lowerBound - start)).assumingMemoryBound(to: UInt8.self),
-      count: range.count)
-    BusErrorGuard.begin()
-  }
-
-  func unmap() {
-    munmap(mapping, length)
-    BusErrorGuard.end()
-  }
-}
-
 /// `count` rounded up to a whole MiB, so that a buffer reused for pieces of
 /// nearly the same size is not reallocated for a few bytes more.
 private func roundedCapacity(_ count: Int) -> Int {
@@ -364,6 +330,29 @@ private final class Piece<Filter: ByteFilter> {
   }
 
   var isInputStart: Bool { range.lowerBound == 0 }
+
+  /// Whether `input` holds the piece's bytes (it may be a reused buffer of
+  /// an earlier piece's).
+  private var inputIsRead = false
+
+  /// Calls `body` with the piece's bytes: those read already, or its range
+  /// of `file` mapped for the time of the call (no kernel copy of it), or,
+  /// when it cannot be mapped, read into `input`.
+  func withBytes<Result>(
+    in file: OpenFile, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  ) throws -> Result {
+    if !inputIsRead {
+      if range.upperBound <= file.size,
+        let mapping = FileMapping(descriptor: file.descriptor, range: range)
+      {
+        defer { mapping.unmap() }
+        return try body(mapping.bytes)
+      }
+      try readFully(file, at: range.lowerBound, count: range.count, into: &input)
+      inputIsRead = true
+    }
+    return try input.withUnsafeBufferPointer(body)
+  }
 }
 
 /// The thread body, without the filter type (for pthread_create).
@@ -620,38 +609,18 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private func run(_ piece: Piece<Filter>, after earlier: Filter?) {
     let file = files[piece.fileIndex]
     do {
-      // A piece of a regular file is mapped (no kernel copy of it); one that
-      // cannot be is read.
-      let mapping = MappedPiece(file, piece.range)
-      defer { mapping?.unmap() }
-      if mapping == nil {
-        try readFully(
-          file, at: piece.range.lowerBound, count: piece.range.count, into: &piece.input)
-      } else {
-        // A reused buffer's old bytes must not pass for this piece's
-        // (the writer reads a mapped piece again when it runs it in order).
-        piece.input.removeAll(keepingCapacity: true)
-      }
       var filter = try makeFilter()
       if let earlier { filter.reuseCaches(of: earlier) }
       let separator = self.separator
-      func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
-        -> Result
-      {
-        if let mapping { return try body(mapping.bytes) }
-        return try piece.input.withUnsafeBufferPointer(body)
-      }
-      withBytes { bytes in
+      try piece.withBytes(in: file) { bytes in
         piece.records = ByteCounting.count(separator, in: bytes)
         piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
-      }
-      if let point = piece.resumePoint {
-        filter.beginPiece(named: file.path, resumingAt: point)
-      } else {
-        filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
-      }
-      defer { piece.filter = filter }
-      try withBytes { bytes in
+        if let point = piece.resumePoint {
+          filter.beginPiece(named: file.path, resumingAt: point)
+        } else {
+          filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
+        }
+        defer { piece.filter = filter }
         let checked = try Self.feed(
           bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
         ) { piece.handed.append($0) }
@@ -809,13 +778,7 @@ private struct PieceWriter<Filter: ByteFilter> {
         self.current = nil
         if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
         do {
-          if piece.input.count != piece.range.count {
-            // Its worker read it from a mapping, unmapped since.
-            try readFully(
-              files[piece.fileIndex], at: piece.range.lowerBound, count: piece.range.count,
-              into: &piece.input)
-          }
-          _ = try piece.input.withUnsafeBufferPointer {
+          _ = try piece.withBytes(in: files[piece.fileIndex]) {
             try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
           }
           pieceError = nil
