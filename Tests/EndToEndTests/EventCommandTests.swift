@@ -138,4 +138,37 @@ struct EventCommandTests {
       #expect(result.stdout.isEmpty)
     }
   }
+
+  /// A logger writes its events as they come: the reads of a pipe end
+  /// inside a JSON line and inside a UTF-8 sequence. Python writes the
+  /// sample in pieces of 1 to 13 bytes with a pause after each, so that
+  /// most pieces are separate reads.
+  @Test(
+    "an event log written into a pipe a few bytes at a time gives what the file gives",
+    arguments: [
+      ("samples/events-two-docs.jsonl", ["--stats"]),
+      ("samples/browser-keydown.jsonl", ["--output", "jsonl", "--stats"]),
+      ("samples/events-review.jsonl", ["--stats", "--stats-format", "json"]),
+    ])
+  func pipedInPieces(file: String, options: [String]) throws {
+    let path = repositoryFile(file).path
+    let whole = try compose.run(["--format", "events"] + options + [path])
+    #expect(whole.status == 0)
+    #expect(!whole.text.isEmpty)
+    let writer = """
+      import sys, time
+      data = open(sys.argv[1], "rb").read()
+      sizes, at, turn = [1, 2, 3, 5, 7, 11, 13], 0, 0
+      while at < len(data):
+          sys.stdout.buffer.write(data[at:at + sizes[turn % 7]])
+          sys.stdout.buffer.flush()
+          at, turn = at + sizes[turn % 7], turn + 1
+          time.sleep(0.0005)
+      """
+    let piped = try compose.shell(
+      "python3 -c '\(writer)' '\(path)' | \"$EXE\" --format events \(options.joined(separator: " "))")
+    #expect(piped.status == 0)
+    #expect(piped.text == whole.text)
+    #expect(piped.stderr == whole.stderr)
+  }
 }

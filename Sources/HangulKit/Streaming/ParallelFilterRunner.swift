@@ -21,8 +21,9 @@ internal import CSystemCalls
 /// than the last that does not end with the separator, ``inputEncoding`` or
 /// `jobs` of 1 make it run as ``FilterRunner`` does, on one thread. The
 /// warning about bytes that are not UTF-8 names the same line and column as on
-/// one thread. Each worker reads its own piece with pread(2) into a buffer it
-/// reuses; finished outputs go to the writer without a copy.
+/// one thread. Each worker maps its own piece for the time it filters it
+/// (``FileMapping``; read with pread(2) into a reused buffer when it cannot
+/// be mapped); finished outputs go to the writer without a copy.
 /// Time: O(n) over `jobs` threads. Memory: at most 2 × `jobs` pieces of about
 /// ``pieceSize`` bytes in flight, their outputs, and one filter each; a line
 /// longer than a piece makes its piece that long.
