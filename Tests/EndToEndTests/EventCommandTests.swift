@@ -166,7 +166,8 @@ struct EventCommandTests {
           time.sleep(0.0005)
       """
     let piped = try compose.shell(
-      "python3 -c '\(writer)' '\(path)' | \"$EXE\" --format events \(options.joined(separator: " "))")
+      "python3 -c '\(writer)' '\(path)' | \"$EXE\" --format events \(options.joined(separator: " "))"
+    )
     #expect(piped.status == 0)
     #expect(piped.text == whole.text)
     #expect(piped.stderr == whole.stderr)
