@@ -7,9 +7,9 @@ import Testing
 /// for the next command, as read(2) would.
 @Suite("Mapped input end to end")
 struct MappedInputCommandTests {
-  /// 3 MB of Korean text, ASCII and other scripts, with a byte that is not
-  /// UTF-8 past the first MiB and no newline at the end.
-  static func text() -> Data {
+  /// 3 MB of Korean text, ASCII and other scripts, without a newline at the
+  /// end; by default with a byte that is not UTF-8 past the first MiB.
+  static func text(ending: Ending = .invalidInside) -> Data {
     var bytes: [UInt8] = []
     let words = ["안녕하세요", "한국어", "닭", "café", "e\u{301}", "\u{1100}\u{1161}", "😀", "abc"]
       .map { Array($0.utf8) }
@@ -19,9 +19,24 @@ struct MappedInputCommandTests {
       bytes += words[Int(state >> 33) % words.count]
       bytes.append(state >> 40 % 13 == 0 ? 0x0A : 0x20)
     }
-    bytes.insert(0xFF, at: 1_500_001)
-    bytes.append(contentsOf: Array("끝".utf8))
+    switch ending {
+    case .invalidInside:
+      bytes.insert(0xFF, at: 1_500_001)
+      bytes.append(contentsOf: Array("끝".utf8))
+    case .syllable: bytes.append(contentsOf: Array("끝".utf8))
+    case .cutSequence: bytes.append(contentsOf: Array("끝".utf8).prefix(2))
+    }
     return Data(bytes)
+  }
+
+  /// How ``text(ending:)`` ends (each without a newline at the end).
+  enum Ending: CaseIterable, Sendable {
+    /// A byte that is not UTF-8 past the first MiB, and a syllable at the end.
+    case invalidInside
+    /// Valid UTF-8 to its last byte, a syllable's.
+    case syllable
+    /// Valid UTF-8 but for a syllable's first two bytes at the end.
+    case cutSequence
   }
 
   @Test(
@@ -83,15 +98,39 @@ struct MappedInputCommandTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("in.txt")
     // 48 MB: mapped whole and kept, it alone would be three times the bound.
-    let unit = Self.text()
+    // Each ending: a file that is valid to its end, or whose end is cut
+    // inside a sequence, is checked again at the end (a warning may need
+    // its lines counted): that too must not keep its pages.
+    for ending in Ending.allCases {
+      let unit = Self.text(ending: .syllable)
+      var data = Data()
+      while data.count < 48_000_000 { data.append(unit) }
+      data.append(Self.text(ending: ending))
+      try data.write(to: file)
+      let executable = Executable(program)
+      let flags = arguments.joined(separator: " ")
+      let measured = try executable.shell(
+        "/usr/bin/time -f %M \"$EXE\" \(flags) < '\(file.path)' 2>&1 >/dev/null | tail -1")
+      let peak = Int(measured.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+      #expect(peak < 24 * 1024, "\(program) \(flags), \(ending): peak \(peak) KB")
+    }
+  }
+
+  @Test("a file truncated while it is mapped ends the program with a message and status 74")
+  func truncatedWhileMapped() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("in.txt")
     var data = Data()
-    while data.count < 48_000_000 { data.append(unit) }
+    while data.count < 64_000_000 { data.append(Self.text(ending: .syllable)) }
     try data.write(to: file)
-    let executable = Executable(program)
-    let flags = arguments.joined(separator: " ")
-    let measured = try executable.shell(
-      "/usr/bin/time -f %M \"$EXE\" \(flags) < '\(file.path)' 2>&1 >/dev/null | tail -1")
-    let peak = Int(measured.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
-    #expect(peak < 24 * 1024, "\(program) \(flags) peak \(peak) KB")
+    // The reader of the pipe waits: the program blocks on its first write,
+    // with the file mapped; the file is cut, and then the pipe drained.
+    let result = try Executable("hangul-normalize").shell(
+      "{ \"$EXE\" --form nfd '\(file.path)'; echo \"status $?\" >&2; } "
+        + "| { sleep 0.5; truncate -s 0 '\(file.path)'; cat >/dev/null; }")
+    #expect(
+      result.stderr
+        == "hangul-normalize: an input file was truncated while it was read\nstatus 74\n")
   }
 }

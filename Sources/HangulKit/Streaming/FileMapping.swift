@@ -25,8 +25,6 @@ struct FileMapping {
   /// The mapping, from the page the range starts in.
   private let mapping: UnsafeMutableRawPointer
   private let length: Int
-  /// Bytes between the mapping's start and the range's.
-  private let lead: Int
 
   /// Maps `range` of the file open as `descriptor`; `nil` for an empty range
   /// or when mapping fails (the caller reads the range instead). `sequential`
@@ -45,22 +43,33 @@ struct FileMapping {
     if sequential { _ = madvise(mapping, length, MADV_SEQUENTIAL) }
     self.mapping = mapping
     self.length = length
-    lead = range.lowerBound - start
     bytes = UnsafeBufferPointer(
-      start: (mapping + lead).assumingMemoryBound(to: UInt8.self), count: range.count)
+      start: (mapping + (range.lowerBound - start)).assumingMemoryBound(to: UInt8.self),
+      count: range.count)
     BusErrorGuard.begin()
   }
 
-  /// Drops the pages wholly inside `start..<end` (offsets in ``bytes``) from
-  /// the program's memory: the file's pages stay in the system's cache, and
-  /// a later read of them faults them back in. Without it a file read
-  /// through once counts whole in the program's resident memory (a 43 MB
-  /// input: a peak of 55 MiB instead of 13).
+  /// Drops the pages of `start..<end` (offsets in ``bytes``) from the
+  /// program's memory, from the page that holds `start` to the last page
+  /// wholly before `end` (``release(_:)``).
   func release(from start: Int, before end: Int) {
-    let page = Self.pageSize
-    let lower = (lead + start) / page * page
-    let upper = (lead + end) / page * page
-    if upper > lower { _ = madvise(mapping + lower, upper - lower, MADV_DONTNEED) }
+    Self.release(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+  }
+
+  /// Drops the pages of `bytes`, which lie in a mapping and have been
+  /// read, from the program's memory, from the page that holds the first
+  /// byte to the last page wholly before the end: the file's pages stay in
+  /// the system's cache, and a later read of them faults them back in.
+  /// Without it a file read through once counts whole in the program's
+  /// resident memory (a 43 MB input: a peak of 55 MiB instead of 13).
+  static func release(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    let page = UInt(pageSize)
+    let lower = UInt(bitPattern: base) / page * page
+    let upper = UInt(bitPattern: base + bytes.count) / page * page
+    if upper > lower {
+      _ = madvise(UnsafeMutableRawPointer(bitPattern: lower), Int(upper - lower), MADV_DONTNEED)
+    }
   }
 
   /// Unmaps the range; the last mapping in use restores SIGBUS.
@@ -73,13 +82,16 @@ struct FileMapping {
 }
 
 /// While any file is mapped (on any thread), SIGBUS writes a message and
-/// exits with status 74 instead of dumping core; otherwise it does what it
-/// did before.
+/// exits with status 74 instead of dumping core; when the last mapping is
+/// gone, what SIGBUS did before (a handler of the program's, or the default)
+/// is restored.
 enum BusErrorGuard {
   /// How many mappings are in use.
   private static let mappings = Mutex<Int>(0)
   /// The message, made once under the lock before the handler is first set.
   nonisolated(unsafe) private static var message: UnsafeMutablePointer<CChar>?
+  /// What SIGBUS did before the first mapping (set and read under the lock).
+  nonisolated(unsafe) private static var previous = sigaction()
 
   /// Counts a mapping in; the first sets the handler.
   static func begin() {
@@ -89,21 +101,24 @@ enum BusErrorGuard {
           let program = CommandLine.arguments.first?.split(separator: "/").last ?? "hangul"
           message = strdup("\(program): an input file was truncated while it was read\n")
         }
+        var action = sigaction()
         // Writes the message and exits: only calls safe in a signal handler.
-        signal(SIGBUS) { _ in
+        action.__sigaction_handler.sa_handler = { _ in
           if let message = BusErrorGuard.message { _ = write(2, message, strlen(message)) }
           _exit(74)
         }
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGBUS, &action, &previous)
       }
       count += 1
     }
   }
 
-  /// Counts a mapping out; the last restores SIGBUS.
+  /// Counts a mapping out; the last restores what SIGBUS did before.
   static func end() {
     mappings.withLock { count in
       count -= 1
-      if count == 0 { signal(SIGBUS, SIG_DFL) }
+      if count == 0 { sigaction(SIGBUS, &previous, nil) }
     }
   }
 }

@@ -8,7 +8,9 @@
 
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
-/// result to a file descriptor after every block read.
+/// result to a file descriptor after every block read (a regular file of
+/// 1 MiB or more is mapped instead, and taken in the same blocks, or in
+/// pieces of several for a filter that takes large chunks).
 ///
 ///     var filter = ComposeFilter(keys: .qwerty)
 ///     let status = FilterRunner(paths: ["log.txt"]).run(&filter) { message in
@@ -20,13 +22,14 @@
 /// pipe stops it quietly (status 0). Input in another encoding is converted
 /// to UTF-8 first when ``inputEncoding`` names it; otherwise the first byte of
 /// each file that is not UTF-8 is reported as a warning (the bytes still pass
-/// through). Memory: one block of ``blockSize`` bytes plus what the filter holds.
+/// through). Memory: one block of ``blockSize`` bytes (a mapped file: the
+/// pages of the piece being filtered) plus what the filter holds.
 public struct FilterRunner: Sendable {
   /// The inputs, in order; `-` is standard input.
   public var paths: [String]
   /// Where the output goes.
   public var outputDescriptor: Int32
-  /// The size of each read(2).
+  /// The size of each read(2), and of the blocks a mapped file is taken in.
   public var blockSize: Int
   /// The encoding of the inputs when it is not UTF-8, as ICU names converters (`cp949`).
   public var inputEncoding: String?
@@ -128,7 +131,11 @@ public struct FilterRunner: Sendable {
     // Mapped until the end of this input: the reader may check its bytes
     // late (``InputReader/catchUp()``).
     let mapping = MappedInput(descriptor: descriptor, blockSize: blockSize)
-    defer { mapping?.unmap() }
+    defer {
+      // Nothing may point into the mapping once it is gone.
+      reader.unchecked = nil
+      mapping?.unmap()
+    }
     if let mapped = mapping {
       // The blocks read(2) would return, without the kernel's copy of them.
       // UTF-8 goes to a filter that takes large chunks in pieces of several
@@ -309,23 +316,27 @@ private struct InputReader {
     }
   }
 
-  /// Has the validator check what it has not seen yet.
+  /// Has the validator check what it has not seen yet, dropping the mapped
+  /// pages it has checked again (``FileMapping/release(_:)``): a late
+  /// check of a whole file does not make it count whole in memory.
   mutating func catchUp() {
     guard let pending = unchecked else { return }
     unchecked = nil
     check(
       UnsafeBufferPointer(start: pending.base, count: pending.count), blocksOf: pending.blockSize,
-      wereUTF8: true)
+      wereUTF8: true, releasing: true)
   }
 
   /// Checks `bytes` in blocks of `blockSize`, as if each had been read alone.
   private mutating func check(
-    _ bytes: UnsafeBufferPointer<UInt8>, blocksOf blockSize: Int, wereUTF8: Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, blocksOf blockSize: Int, wereUTF8: Bool,
+    releasing: Bool = false
   ) {
     var start = 0
     while start < bytes.count {
       let block = UnsafeBufferPointer(rebasing: bytes[start..<min(start + blockSize, bytes.count)])
       if wereUTF8 { validator.skipValid(block) } else { validator.scan(block) }
+      if releasing { FileMapping.release(block) }
       start += blockSize
     }
   }
@@ -337,9 +348,12 @@ private struct InputReader {
   ) rethrows -> String? {
     guard let transcoder else {
       if let pending = unchecked {
-        // UTF-8 that ends with an ASCII byte, after a whole sequence: no
+        // UTF-8 that ends with a whole sequence, after a whole sequence: no
         // warning can come of it, and its lines need no counting.
-        if validator.isBetweenSequences, pending.base[pending.count - 1] < 0x80 {
+        if validator.isBetweenSequences,
+          UTF8Validator.openSequenceStart(
+            in: UnsafeBufferPointer(start: pending.base, count: pending.count)) == nil
+        {
           unchecked = nil
         } else {
           catchUp()

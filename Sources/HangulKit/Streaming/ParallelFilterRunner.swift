@@ -343,9 +343,7 @@ private final class Piece<Filter: ByteFilter> {
     in file: OpenFile, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) throws -> Result {
     if !inputIsRead {
-      if range.upperBound <= file.size,
-        let mapping = FileMapping(descriptor: file.descriptor, range: range)
-      {
+      if let mapping = FileMapping(descriptor: file.descriptor, range: range) {
         defer { mapping.unmap() }
         return try body(mapping.bytes)
       }
@@ -382,8 +380,9 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private var pieceCount: Int?
   private var cutError: (any Error)?
   private var done: [Int: Piece<Filter>] = [:]
-  /// Buffers of written pieces (outputs emptied), kept for the next ones:
-  /// fresh pages cost more than the work.
+  /// Buffers of written pieces (outputs emptied; inputs, of pieces that
+  /// could not be mapped), kept for the next ones: fresh pages cost more
+  /// than the work.
   private var spareInputs: [[UInt8]] = []
   private var spareOutputs: [[UInt8]] = []
 
@@ -625,7 +624,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         let checked = try Self.feed(
           bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
         ) { piece.handed.append($0) }
-        guard !checked || !Self.endsWithWholeSequence(bytes) else { return }
+        guard !checked || UTF8Validator.openSequenceStart(in: bytes) != nil else { return }
         var validator = UTF8Validator()
         validator.scan(bytes)
         validator.finish()
@@ -636,8 +635,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     }
   }
 
-  /// Hands `bytes` to `filter` in blocks of 128 KiB, as ``FilterRunner``
-  /// reads them: a filter's scratch space stays the size it has on one
+  /// Hands `bytes` to `filter` in blocks of 128 KiB, the blocks
+  /// ``FilterRunner`` reads: a filter's scratch space stays the size it has on one
   /// thread (a fresh filter per piece would otherwise grow it afresh, page by
   /// page). A filter that writes into storage of its own may hand it to
   /// `hand` instead of copying into `output` (NFD of Korean text: its
@@ -672,22 +671,6 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       start = end
     }
     return checked
-  }
-
-  /// Whether `bytes` does not end inside a UTF-8 sequence (a lead byte
-  /// among its last three bytes with fewer bytes after it than it needs).
-  static func endsWithWholeSequence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var back = bytes.count - 1
-    while back >= max(0, bytes.count - 3) {
-      let byte = bytes[back]
-      if byte < 0x80 { return true }
-      if byte & 0xC0 == 0xC0 {
-        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-        return back + length <= bytes.count
-      }
-      back -= 1
-    }
-    return true
   }
 }
 

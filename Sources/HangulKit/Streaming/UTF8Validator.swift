@@ -241,20 +241,29 @@ public struct UTF8Validator: Sendable {
       guard expected == 0 else { return }
     }
     // A sequence left open at the end goes through the full check.
-    var end = chunk.count
-    var back = chunk.count - 1
-    while back >= max(start, chunk.count - 3) {
-      let byte = base[back]
-      if byte & 0xC0 == 0xC0 {
-        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-        if back + length > chunk.count { end = back }
-        break
-      }
-      if byte < 0x80 { break }
-      back -= 1
-    }
+    let end = Self.openSequenceStart(in: chunk, notBefore: start) ?? chunk.count
     advancePosition(over: base, from: start, to: end)
     if end < chunk.count { scan(UnsafeBufferPointer(rebasing: chunk[end...])) }
+  }
+
+  /// Where a sequence left open at the end of `bytes` begins: the lead
+  /// byte among its last three (at `start` or after) with fewer bytes after
+  /// it than it needs; `nil` when `bytes` ends with a whole sequence. For
+  /// bytes already found to be UTF-8 but for their end. O(1).
+  static func openSequenceStart(
+    in bytes: UnsafeBufferPointer<UInt8>, notBefore start: Int = 0
+  ) -> Int? {
+    var back = bytes.count - 1
+    while back >= max(start, bytes.count - 3) {
+      let byte = bytes[back]
+      if byte < 0x80 { return nil }
+      if byte & 0xC0 == 0xC0 {
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        return back + length > bytes.count ? back : nil
+      }
+      back -= 1
+    }
+    return nil
   }
 
   /// Ends the stream: a sequence cut off at its end is invalid.
