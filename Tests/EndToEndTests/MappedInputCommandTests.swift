@@ -116,8 +116,10 @@ struct MappedInputCommandTests {
     }
   }
 
-  @Test("a file truncated while it is mapped ends the program with a message and status 74")
-  func truncatedWhileMapped() throws {
+  @Test(
+    "a file truncated while it is mapped ends the program with a message and status 74",
+    arguments: ["'FILE'", "< 'FILE'"])
+  func truncatedWhileMapped(input: String) throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("in.txt")
@@ -127,7 +129,8 @@ struct MappedInputCommandTests {
     // The reader of the pipe waits: the program blocks on its first write,
     // with the file mapped; the file is cut, and then the pipe drained.
     let result = try Executable("hangul-normalize").shell(
-      "{ \"$EXE\" --form nfd '\(file.path)'; echo \"status $?\" >&2; } "
+      "{ \"$EXE\" --form nfd \(input.replacingOccurrences(of: "FILE", with: file.path)); "
+        + "echo \"status $?\" >&2; } "
         + "| { sleep 0.5; truncate -s 0 '\(file.path)'; cat >/dev/null; }")
     #expect(
       result.stderr

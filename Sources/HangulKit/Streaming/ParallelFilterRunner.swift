@@ -241,10 +241,6 @@ public struct ParallelFilterRunner: Sendable {
     return invalid
   }
 
-  fileprivate func write(_ output: [UInt8]) throws {
-    guard !output.isEmpty else { return }
-    try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
-  }
 }
 
 /// Where the first piece that a filter of ``ParallelFilterRunner`` ran
@@ -830,12 +826,7 @@ private struct PieceWriter<Filter: ByteFilter> {
   }
 
   private mutating func emit(_ bytes: [UInt8]) throws {
-    if runner.countsOutputLines {
-      outputLines += bytes.withUnsafeBufferPointer {
-        ByteCounting.count(0x0A, in: $0)
-      }
-    }
-    try runner.write(bytes)
+    try bytes.withUnsafeBufferPointer { try emit($0) }
   }
 }
 
