@@ -240,7 +240,6 @@ public struct ParallelFilterRunner: Sendable {
     invalid.line += line - 1
     return invalid
   }
-
 }
 
 /// Where the first piece that a filter of ``ParallelFilterRunner`` ran
