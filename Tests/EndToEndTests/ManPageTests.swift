@@ -258,6 +258,10 @@ struct ManPageTests {
     }
     let help = try Executable("hangul-compose").shell("'\(prefix.path)/bin/hangul-compose' --help")
     #expect(help.status == 0)
+    // Installed without debug information (install -s).
+    let sections = try Executable("hangul-compose").shell(
+      "readelf -S '\(prefix.path)/bin/hangul-compose' | grep -c debug_info")
+    #expect(sections.text == "0\n", "the installed program keeps its debug information")
     #expect(help.text.contains("--keys"))
     let completion = try String(
       contentsOf: prefix.appendingPathComponent("share/bash-completion/completions/hangul-compose"),
