@@ -235,6 +235,18 @@ struct ManPageTests {
   }
 
   @Test(
+    "Package.resolved pins swift-argument-parser, and git keeps it (a build resolves nothing anew)")
+  func resolvedPackages() throws {
+    let resolved = try String(contentsOf: repositoryFile("Package.resolved"), encoding: .utf8)
+    #expect(resolved.contains("\"identity\" : \"swift-argument-parser\""))
+    let git = try Executable("hangul-compose").shell(
+      "cd '\(repositoryRoot.path)' && git rev-parse --is-inside-work-tree >/dev/null 2>&1 || exit 0; "
+        + "git ls-files --error-unmatch Package.resolved >/dev/null && "
+        + "! git check-ignore -q Package.resolved")
+    #expect(git.status == 0, "Package.resolved is ignored or not tracked by git")
+  }
+
+  @Test(
     "make install-files puts binaries, pages and completions under PREFIX; make uninstall removes them"
   )
   func install() throws {
