@@ -7,7 +7,8 @@ import Testing
 struct JobsCommandTests {
   /// Korean prose: the shared corpus when present, else a sample repeated.
   static func prose() throws -> Data {
-    let corpus = URL(fileURLWithPath: "/work/shared/corpus/ko-prose.txt")
+    // Beside the clone, as bench/run.py finds it (not at one machine's path).
+    let corpus = repositoryRoot.appendingPathComponent("../shared/corpus/ko-prose.txt")
     if let data = try? Data(contentsOf: corpus) {
       // About 1.5 MB, whole lines: several pieces of 2 MiB over the runs' files.
       let prefix = data.prefix(1_500_000)
