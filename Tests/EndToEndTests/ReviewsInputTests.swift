@@ -201,7 +201,7 @@ struct ReviewsInputTests {
     #expect(same.text.isEmpty)
     #expect(
       same.stderr.hasPrefix(
-        "hangul-reviews: --rejects \(input.path) is the input \(input.path); name a file that is not an input.\n"
+        "hangul-reviews: --rejects \(input.path) is the input \(input.path); name a file that is not an input\n"
       ))
     #expect(try Data(contentsOf: input) == bytes)
     // The same file by another name (a hard link).
@@ -218,7 +218,7 @@ struct ReviewsInputTests {
     // Standard output appended to the input.
     let appended = try reviews.shell("\"$EXE\" import '\(input.path)' >> '\(input.path)'")
     #expect(appended.status == 64)
-    #expect(appended.stderr.contains("Standard output is the input"))
+    #expect(appended.stderr.contains("standard output is the input"))
     #expect(try Data(contentsOf: input) == bytes)
   }
 
