@@ -24,10 +24,12 @@ struct HangulNormalize: ParsableCommand {
       character are text (ㄱㅅ stays ㄱㅅ).
 
       With --rename, renames each PATH (with --recursive, everything below it, \
-      deepest first) whose name is not in the form and prints "old → new". It \
-      never overwrites: a name that would collide is reported and left alone \
-      (status 65), as is a name that is not UTF-8. Symbolic links are renamed, \
-      not followed.
+      deepest first) whose name is not in the form and prints "old → new" and \
+      the code points that change. It never overwrites and never moves \
+      anything out of its directory: a name that would collide is reported and \
+      left alone (status 65), as is a name that is not UTF-8 or whose \
+      normalized form is not one name (／ is / in NFKC). Symbolic links are \
+      renamed, not followed.
 
       Examples:
         printf '\\341\\204\\222\\341\\205\\241\\341\\206\\253\\n' | hangul-normalize  # → 한

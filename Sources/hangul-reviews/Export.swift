@@ -146,7 +146,8 @@ extension HangulReviews {
       if plain, decompose?.isKeystrokes != true {
         throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty")
       }
-      try ReviewTime.validate(timeZone)
+      // --relative-time shows dates in the zone: it must name one.
+      try ReviewTime.validate(timeZone, needsLocalTime: relativeTime)
       if let locale, NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
         throw ValidationError(

@@ -229,21 +229,24 @@ final class ProgressLine {
 
 /// Time settings shared by the subcommands.
 enum ReviewTime {
-  /// Checks a --time-zone value, or else $TZ.
-  static func validate(_ name: String?) throws {
+  /// Checks a --time-zone value (a usage error when it names no zone);
+  /// with `needsLocalTime`, also $TZ when there is no --time-zone. A $TZ
+  /// that names no zone is otherwise an error only where a local time is
+  /// read (``zone(_:)``).
+  static func validate(_ name: String?, needsLocalTime: Bool = false) throws {
     let (value, source) = name.map { ($0, "--time-zone") } ?? (environment("TZ"), "TZ")
-    if let value, ReviewTimeZone(value) == nil {
-      throw ValidationError(
-        "\(source) '\(ProgramArguments.shortened(value))' names no time zone; use UTC, an offset such as +09:00, a zone such as Asia/Seoul or :Asia/Seoul, or a POSIX rule such as KST-9"
-      )
-    }
+    guard let value, name != nil || needsLocalTime, ReviewTimeZone(value) == nil else { return }
+    throw ValidationError(
+      "\(source) '\(ProgramArguments.shortened(value))' names no time zone; use UTC, an offset such as +09:00, a zone such as Asia/Seoul or :Asia/Seoul, or a POSIX rule such as KST-9"
+    )
   }
 
-  /// The time zone named by an option, else by TZ, else the system's local zone.
+  /// The time zone named by an option, else by TZ, else the system's local
+  /// zone; a TZ that names no zone gives ``ReviewTimeZone/unusable(_:)``.
   static func zone(_ name: String?) -> ReviewTimeZone {
     if let name, let zone = ReviewTimeZone(name) { return zone }
-    if let name = environment("TZ"), let zone = ReviewTimeZone(name) {
-      return zone
+    if let name = environment("TZ") {
+      return ReviewTimeZone(name) ?? .unusable(ProgramArguments.shortened(name))
     }
     return .local
   }
