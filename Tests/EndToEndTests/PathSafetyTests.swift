@@ -60,6 +60,12 @@ struct PathSafetyTests {
     let missing = try shell("hangul-compose", in: folder, #""$EXE" $'\xfd.txt'"#)
     #expect(missing.status == 66)
     #expect(missing.stderr == "hangul-compose: \\xFD.txt: No such file or directory\n")
+    let keyboard = repositoryFile("keyboards/hangul-keyboard-2.xml").path
+    let typed = try shell(
+      "hangul-compose", in: folder,
+      "cp '\(keyboard)' $'\\xff.xml' && printf 'dkssud\\n' | \"$EXE\" --keys qwerty --keyboard $'./\\xff.xml'"
+    )
+    #expect(typed.text == "안녕\n", "\(typed.stderr)")
     for program in ["hangul-decompose", "hangul-normalize"] {
       let jobs = try shell(program, in: folder, #""$EXE" --jobs 2 $'\xfe.txt' $'\xff.txt'"#)
       #expect(jobs.text.hasPrefix("b") && jobs.status == 0, "\(program): \(jobs.stderr)")
