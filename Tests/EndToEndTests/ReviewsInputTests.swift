@@ -201,7 +201,7 @@ struct ReviewsInputTests {
     #expect(same.text.isEmpty)
     #expect(
       same.stderr.hasPrefix(
-        "hangul-reviews: --rejects \(input.path) is the input \(input.path); name a file that is not an input.\n"
+        "hangul-reviews: --rejects \(input.path) is the input \(input.path); name a file that is not an input\n"
       ))
     #expect(try Data(contentsOf: input) == bytes)
     // The same file by another name (a hard link).
@@ -218,7 +218,7 @@ struct ReviewsInputTests {
     // Standard output appended to the input.
     let appended = try reviews.shell("\"$EXE\" import '\(input.path)' >> '\(input.path)'")
     #expect(appended.status == 64)
-    #expect(appended.stderr.contains("Standard output is the input"))
+    #expect(appended.stderr.contains("standard output is the input"))
     #expect(try Data(contentsOf: input) == bytes)
   }
 
@@ -249,15 +249,33 @@ struct ReviewsInputTests {
   @Test(
     "a zone that names nothing is an error 64 that says so",
     arguments: [
-      (["TZ": "Nowhere/Land"], [String]()), (["TZ": "UTC"], ["--time-zone", "Mars/Olympus"]),
+      (["TZ": "UTC"], ["import", "--time-zone", "Mars/Olympus"]),
+      (["TZ": "Nowhere/Land"], ["export", "--relative-time"]),
     ]
       as [([String: String?], [String])])
   func unknownZones(environment: [String: String?], options: [String]) throws {
-    let result = try reviews.run(
-      ["import"] + options, input: Self.dated, environment: environment)
+    let result = try reviews.run(options, input: Self.dated, environment: environment)
     #expect(result.status == 64)
     #expect(result.stderr.contains("names no time zone"))
     #expect(result.text.isEmpty)
+  }
+
+  @Test("a TZ that names nothing is an error only where a local time is read")
+  func unknownTZ() throws {
+    let environment: [String: String?] = ["TZ": "Nowhere/Land"]
+    let zoned = Data(#"{"content":"x","createdAt":"2022-07-23T19:00:00Z"}"#.utf8 + [0x0A])
+    for command in [["import"], ["export"]] {
+      let result = try reviews.run(command + ["-q"], input: zoned, environment: environment)
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      #expect(result.stderr.isEmpty)
+    }
+    let local = try reviews.run(["import", "-q"], input: Self.dated, environment: environment)
+    #expect(local.status == 65)
+    #expect(
+      local.stderr.contains(
+        "\"2022-07-23T19:00:00\" has no time zone, and TZ 'Nowhere/Land' names none"),
+      "\(local.stderr)")
+    #expect(local.text == #"{"content":"y","createdAt":1658570400000}"# + "\n")
   }
 
   @Test(

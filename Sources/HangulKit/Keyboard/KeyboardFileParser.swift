@@ -31,29 +31,30 @@ struct KeyboardFileParser {
   private(set) var layout = KeyboardLayout(id: "", name: "", type: .jamo)
   private var sawKeyboard = false
   /// The file names being read, the outermost first (to catch include loops).
-  private var openFiles: [String] = []
+  private var openFiles: [FilePath] = []
 
   init(source: Source) {
     self.source = source
   }
 
   /// Parses a keyboard file and returns its keyboard.
-  static func layout(fromFile path: String, source: Source) throws(KeyboardFileError)
+  static func layout(fromFile path: FilePath, source: Source) throws(KeyboardFileError)
     -> KeyboardLayout
   {
     var parser = KeyboardFileParser(source: source)
     try parser.parse(file: path, isRoot: true)
     guard parser.sawKeyboard else {
-      throw KeyboardFileError(file: path, line: 1, column: 1, message: "no hangul-keyboard element")
+      throw KeyboardFileError(
+        file: path.description, line: 1, column: 1, message: "no hangul-keyboard element")
     }
     if parser.layout.name.isEmpty { parser.layout.name = parser.layout.id }
     return parser.layout
   }
 
   /// Parses one file (the keyboard, or a file it includes).
-  mutating func parse(file path: String, isRoot: Bool) throws(KeyboardFileError) {
+  mutating func parse(file path: FilePath, isRoot: Bool) throws(KeyboardFileError) {
     guard openFiles.count < 16, !openFiles.contains(path) else {
-      throw KeyboardFileError(file: path, message: "included from itself")
+      throw KeyboardFileError(file: path.description, message: "included from itself")
     }
     let bytes = try contents(of: path)
     openFiles.append(path)
@@ -64,31 +65,58 @@ struct KeyboardFileParser {
   }
 
   /// The bytes of a file, from the disk or the built-in files.
-  private func contents(of path: String) throws(KeyboardFileError) -> [UInt8] {
-    if source == .disk, let bytes = Self.read(path) { return bytes }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    if let text = BuiltInKeyboardFiles.text(named: name) { return Array(text.utf8) }
-    throw KeyboardFileError(file: path, message: "cannot open: \(StreamError.reason(errno))")
+  private func contents(of path: FilePath) throws(KeyboardFileError) -> [UInt8] {
+    var failure = "cannot open: \(StreamError.reason(ENOENT))"
+    if source == .disk {
+      switch Self.readFile(path) {
+      case .success(let bytes): return bytes
+      case .failure(let error): failure = error.message
+      }
+    }
+    let lastName = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
+    if let text = BuiltInKeyboardFiles.text(named: String(decoding: lastName, as: UTF8.self)) {
+      return Array(text.utf8)
+    }
+    throw KeyboardFileError(file: path.description, message: failure)
   }
 
   /// The path an `include` names, seen from the file that includes it.
-  func resolve(_ name: String, from including: String) -> String {
-    guard !name.hasPrefix("/"), let slash = including.lastIndex(of: "/") else { return name }
-    return String(including[...slash]) + name
+  func resolve(_ name: String, from including: FilePath) -> FilePath {
+    guard !name.hasPrefix("/"), let slash = including.bytes.lastIndex(of: UInt8(ascii: "/"))
+    else { return FilePath(name) }
+    return FilePath(bytes: including.bytes[...slash] + Array(name.utf8))
   }
 
-  private static func read(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
+  /// The largest keyboard file read: no keyboard is that large.
+  static let largestFile = 16 << 20
+
+  private struct ReadError: Error {
+    var message: String
+  }
+
+  /// The bytes of a file on the disk, or why they cannot be had.
+  private static func readFile(_ path: FilePath) -> Result<[UInt8], ReadError> {
+    let descriptor = path.open(O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      return .failure(ReadError(message: "cannot open: \(StreamError.reason(errno))"))
+    }
+    defer { close(descriptor) }
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      if count > 0 { bytes.append(contentsOf: block[..<count]) }
-      if count < block.count { break }
-      if bytes.count > 16 << 20 { return nil }  // no keyboard is that large
+      let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        let verb = errno == EISDIR ? "cannot open" : "cannot read"
+        return .failure(ReadError(message: "\(verb): \(StreamError.reason(errno))"))
+      }
+      if count == 0 { return .success(bytes) }
+      bytes.append(contentsOf: block[..<count])
+      if bytes.count > largestFile {
+        return .failure(
+          ReadError(message: "larger than 16 MiB: not a keyboard file (see hangul-keyboard(5))"))
+      }
     }
-    return ferror(file) != 0 ? nil : bytes
   }
 
   // MARK: Elements
@@ -239,6 +267,8 @@ extension KeyboardLayout {
 /// One run of expat over one file; the callbacks reach it through expat's user data.
 private final class ParseContext {
   var parser: KeyboardFileParser
+  let path: FilePath
+  /// The path as messages show it.
   let file: String
   let bytes: [UInt8]
   let isRoot: Bool
@@ -246,9 +276,10 @@ private final class ParseContext {
   var section = KeyboardFileParser.Section.none
   var expat: XML_Parser?
 
-  init(parser: KeyboardFileParser, file: String, bytes: [UInt8], isRoot: Bool) {
+  init(parser: KeyboardFileParser, file: FilePath, bytes: [UInt8], isRoot: Bool) {
     self.parser = parser
-    self.file = file
+    self.path = file
+    self.file = file.description
     self.bytes = bytes
     self.isRoot = isRoot
   }
@@ -310,7 +341,7 @@ private final class ParseContext {
       }
       // Read in place, as libhangul reads it: a later combination table replaces it.
       do {
-        try parser.parse(file: parser.resolve(included, from: file), isRoot: false)
+        try parser.parse(file: parser.resolve(included, from: path), isRoot: false)
       } catch let inner {
         let here = place("include \"\(included)\": \(inner.message)")
         fail(inner.line > 0 ? inner : here)

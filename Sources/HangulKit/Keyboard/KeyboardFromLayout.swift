@@ -28,10 +28,16 @@ extension Keyboard {
     if BuiltInKeyboardFiles.keyboardIDs.contains(id) {
       self.init(
         layout: try KeyboardFileParser.layout(
-          fromFile: "hangul-keyboard-\(id).xml", source: .builtIn))
+          fromFile: FilePath("hangul-keyboard-\(id).xml"), source: .builtIn))
     } else {
-      self.init(layout: try KeyboardFileParser.layout(fromFile: id, source: .disk))
+      try self.init(file: FilePath(id))
     }
+  }
+
+  /// Reads the keyboard file at `path` (the exact bytes given), even where
+  /// its name is a built-in id.
+  public init(file path: FilePath) throws(KeyboardFileError) {
+    self.init(layout: try KeyboardFileParser.layout(fromFile: path, source: .disk))
   }
 
   /// The ids of the built-in keyboards, in the order of `--list-keyboards`.

@@ -115,6 +115,12 @@ public struct ReviewDate: Sendable, Equatable {
     if let offset {
       secondsSince1970 = local - Double(offset)
     } else {
+      guard timeZone.isUsable else {
+        let text = JSONWriter.quoted(String(decoding: bytes, as: UTF8.self))
+        throw Invalid(
+          description:
+            "\(text) has no time zone, and TZ '\(timeZone.name)' names none; set TZ or --time-zone")
+      }
       secondsSince1970 = timeZone.instant(fromLocal: local)
     }
   }
@@ -223,6 +229,9 @@ public struct ReviewTimeZone: Sendable, Equatable {
     case fixed(Int)
     /// A value for the TZ variable.
     case rule(String)
+    /// A zone that names none (an invalid `TZ`): reading a local time in it
+    /// is an error, so that it is one only when a local time is read.
+    case unusable
   }
 
   private let kind: Kind
@@ -233,6 +242,16 @@ public struct ReviewTimeZone: Sendable, Equatable {
   public static let utc = ReviewTimeZone(kind: .fixed(0), name: "UTC")
   /// The system's local time zone (/etc/localtime; UTC when there is none).
   public static let local = ReviewTimeZone(kind: .rule(":/etc/localtime"), name: "localtime")
+
+  /// A zone given as `name` that names none: a date without a zone read in
+  /// it is invalid (``ReviewDate/init(utf8:timeZone:)`` says so); offsets
+  /// are 0.
+  public static func unusable(_ name: String) -> ReviewTimeZone {
+    ReviewTimeZone(kind: .unusable, name: name)
+  }
+
+  /// Whether local times can be read in the zone (it is not ``unusable(_:)``).
+  public var isUsable: Bool { kind != .unusable }
 
   private init(kind: Kind, name: String) {
     self.kind = kind
@@ -354,6 +373,7 @@ public struct ReviewTimeZone: Sendable, Equatable {
     case .fixed(let offset): return offset
     case .rule(let value):
       return SystemTimeZones.offset(of: value, at: seconds)
+    case .unusable: return 0
     }
   }
 

@@ -25,8 +25,8 @@
 /// through). Memory: one block of ``blockSize`` bytes (a mapped file: the
 /// pages of the piece being filtered) plus what the filter holds.
 public struct FilterRunner: Sendable {
-  /// The inputs, in order; `-` is standard input.
-  public var paths: [String]
+  /// The inputs, in order, as the exact bytes given; `-` is standard input.
+  public var paths: [FilePath]
   /// Where the output goes.
   public var outputDescriptor: Int32
   /// The size of each read(2), and of the blocks a mapped file is taken in.
@@ -35,10 +35,10 @@ public struct FilterRunner: Sendable {
   public var inputEncoding: String?
 
   public init(
-    paths: [String], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
+    paths: [FilePath], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
     inputEncoding: String? = nil
   ) {
-    self.paths = paths.isEmpty ? ["-"] : paths
+    self.paths = paths.isEmpty ? [.standardInput] : paths
     self.outputDescriptor = outputDescriptor
     self.blockSize = blockSize
     self.inputEncoding = inputEncoding
@@ -96,26 +96,26 @@ public struct FilterRunner: Sendable {
   }
 
   private func copy<Filter: ByteFilter>(
-    _ path: String, through filter: inout Filter,
+    _ path: FilePath, through filter: inout Filter,
     block: UnsafeMutableBufferPointer<UInt8>, reader: inout InputReader, output: inout [UInt8],
     report: (String) -> Void, afterBlock: ((Filter) -> Void)?
   ) throws {
     let descriptor: Int32
-    if path == "-" {
+    let name = path.isStandardInput ? "(standard input)" : path.description
+    if path.isStandardInput {
       descriptor = 0
     } else {
-      descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      descriptor = path.open(O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
-        throw StreamError.cannotOpen(path: path, reason: StreamError.reason(errno))
+        throw StreamError.cannotOpen(path: name, reason: StreamError.reason(errno))
       }
       var info = stat()
       if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
         close(descriptor)
-        throw StreamError.cannotOpen(path: path, reason: StreamError.reason(EISDIR))
+        throw StreamError.cannotOpen(path: name, reason: StreamError.reason(EISDIR))
       }
     }
     defer { if descriptor != 0 { close(descriptor) } }
-    let name = path == "-" ? "(standard input)" : path
     filter.beginInput(named: name)
     reader.begin()
     // Passes a chunk through the filter; returns whether it was UTF-8. A

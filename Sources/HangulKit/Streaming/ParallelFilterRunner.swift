@@ -28,8 +28,8 @@ internal import CSystemCalls
 /// ``pieceSize`` bytes in flight, their outputs, and one filter each; a line
 /// longer than a piece makes its piece that long.
 public struct ParallelFilterRunner: Sendable {
-  /// The inputs, in order; `-` is standard input.
-  public var paths: [String]
+  /// The inputs, in order, as the exact bytes given; `-` is standard input.
+  public var paths: [FilePath]
   /// How many threads; 0 means one per online processor.
   public var jobs: Int
   /// The byte that ends a line (or record): pieces are cut after it.
@@ -58,11 +58,11 @@ public struct ParallelFilterRunner: Sendable {
   public var boundaryFinder: (@Sendable () -> any PieceBoundaryFinder)?
 
   public init(
-    paths: [String], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
+    paths: [FilePath], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
     outputDescriptor: Int32 = 1, inputEncoding: String? = nil, blockSize: Int = 128 * 1024
   ) {
     self.blockSize = max(blockSize, 1)
-    self.paths = paths.isEmpty ? ["-"] : paths
+    self.paths = paths.isEmpty ? [.standardInput] : paths
     self.jobs = jobs
     self.separator = separator
     self.pieceSize = max(pieceSize, 1)
@@ -188,15 +188,16 @@ public struct ParallelFilterRunner: Sendable {
       return nil
     }
     for (index, path) in paths.enumerated() {
-      guard path != "-" else { return giveUp() }
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard !path.isStandardInput else { return giveUp() }
+      let descriptor = path.open(O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { return giveUp() }
       var info = stat()
       guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
         close(descriptor)
         return giveUp()
       }
-      let file = OpenFile(path: path, descriptor: descriptor, size: Int(info.st_size))
+      let file = OpenFile(
+        path: path.description, descriptor: descriptor, size: Int(info.st_size))
       files.append(file)
       if index < paths.count - 1, file.size > 0, boundaryFinder == nil {
         var last: UInt8 = 0
@@ -262,6 +263,7 @@ public struct PiecePlace: Sendable, Equatable {
 
 /// An open input and its size.
 private struct OpenFile {
+  /// The path as messages show it (``FilePath/description``).
   var path: String
   var descriptor: Int32
   var size: Int
