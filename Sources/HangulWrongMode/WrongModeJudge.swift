@@ -50,6 +50,8 @@ enum WrongModeVerdict: Equatable {
 struct WrongModeJudge {
   let lexicon: WrongModeLexicon
   let options: WrongModeOptions
+  /// This judge's own copy (its automata are reset after each use).
+  private var typing: WrongModeTyping
   var englishCache = WordCache()
   var koreanCache = WordCache()
   /// Scratch space, kept between runs.
@@ -60,9 +62,8 @@ struct WrongModeJudge {
   init(lexicon: WrongModeLexicon, options: WrongModeOptions) {
     self.lexicon = lexicon
     self.options = options
+    typing = lexicon.typing
   }
-
-  private var typing: WrongModeTyping { lexicon.typing }
 
   static func score(_ evidence: Double) -> Double { 1 / (1 + exp(-2 * evidence)) }
 
@@ -117,7 +118,7 @@ struct WrongModeJudge {
   /// Judges a run of Hangul (syllables and compatibility jamo) that may be
   /// English typed in Korean mode.
   mutating func judge(hangul run: [Unicode.Scalar]) -> WrongModeVerdict {
-    guard typedExactly(run) else { return .no }
+    guard isWordShaped(run) else { return .no }
     let hasJamo = run.contains { HangulSyllable($0) == nil }
     let pairs = lexicon.keyPairEvidence(keys)
     var evidence: Double
@@ -130,7 +131,7 @@ struct WrongModeJudge {
       // Typed like Korean: a Korean word unless its neighbours say otherwise.
       guard evidence >= 0 else { return .ambiguous }
     }
-    guard let english = englishReading(of: keys) else { return .no }
+    guard typedExactly(run), let english = englishReading(of: keys) else { return .no }
     if !hasJamo, koreanKnows(run) { return .ambiguous }
     let score = Self.score(evidence)
     guard score >= options.minScore else { return .no }
@@ -140,21 +141,23 @@ struct WrongModeJudge {
   /// What an ambiguous run of Hangul means between spans typed in Korean
   /// mode: its keys, when the English dictionary knows them.
   mutating func contextReading(hangul run: [Unicode.Scalar]) -> [UInt8]? {
-    guard typedExactly(run), !run.contains(where: { HangulSyllable($0) == nil }) else {
-      return nil
-    }
+    guard isWordShaped(run), typedExactly(run),
+      !run.contains(where: { HangulSyllable($0) == nil })
+    else { return nil }
     return englishReading(of: keys)
   }
 
   /// Whether the run is more than one jamo, not one jamo over and over
-  /// (ㅋㅋㅋ, ㅠㅠ), and exactly what its keys (left in `keys`) type, in a
-  /// length the options allow.
-  private mutating func typedExactly(_ run: [Unicode.Scalar]) -> Bool {
+  /// (ㅋㅋㅋ, ㅠㅠ), and takes keys (left in `keys`) in a length the options allow.
+  private mutating func isWordShaped(_ run: [Unicode.Scalar]) -> Bool {
     guard let first = run.first else { return false }
     if HangulSyllable(first) == nil, run.allSatisfy({ $0 == first }) { return false }
-    guard typing.keys(typing: run, into: &keys),
-      keys.count >= options.minLength, keys.count <= WrongModeOptions.maxLength
-    else { return false }
+    return typing.keys(typing: run, into: &keys) && keys.count >= options.minLength
+      && keys.count <= WrongModeOptions.maxLength
+  }
+
+  /// Whether `keys` (of the run, by ``isWordShaped(_:)``) type exactly the run.
+  private mutating func typedExactly(_ run: [Unicode.Scalar]) -> Bool {
     typing.hangul(typedBy: keys, into: &text)
     return text == run
   }

@@ -5,14 +5,15 @@ import HangulKit
 /// can move to another automaton (the `HangulInput` core) by changing this
 /// type alone.
 ///
-///     let typing = try WrongModeTyping(keyboard: .twoSet)
+///     var typing = try WrongModeTyping(keyboard: .twoSet)
 ///     typing.hangul(typedBy: Array("dkssud".utf8))    // 안녕
 ///     typing.keys(typing: Array("재깅".unicodeScalars)) // "world"
 ///
 /// A 2-set keyboard runs on ``SyllableComposer`` and ``Decomposer`` (the
 /// `hangul-compose --keys qwerty` and `hangul-decompose --to qwerty --plain`
 /// paths); any other keyboard on ``LayoutComposer`` and ``LayoutDecomposer``.
-/// Each key and each character takes O(1) time.
+/// The keys of every syllable are found once, when the type is made (a few
+/// milliseconds); then each key and each character takes O(1) time.
 public struct WrongModeTyping: Sendable {
   /// A keyboard the filter cannot use (the phone keypads: their keys are digits).
   public struct UnsupportedKeyboard: Error, CustomStringConvertible {
@@ -25,17 +26,20 @@ public struct WrongModeTyping: Sendable {
   public let keyboard: Keyboard
   /// Whether the keyboard runs on ``LayoutComposer`` (not 2-set).
   private let usesLayout: Bool
-  /// Fresh automata, copied for each run of keys (their tables are shared).
-  private let freshComposer: SyllableComposer
-  private let freshDecomposer: Decomposer
-  private let freshLayoutComposer: LayoutComposer
-  private let freshLayoutDecomposer: LayoutDecomposer
   /// Whether each ASCII code types a jamo in Korean mode (128 entries): the
   /// characters a span typed in English mode is made of.
   public let typesJamo: [Bool]
   /// Whether each ASCII capital letter types what its small letter types (128
   /// entries): a Shift no one presses for Korean (2-set: all but Q W E R T O P).
   public let capitalTypesSmall: [Bool]
+  /// The keys of each syllable (by index) and then each compatibility jamo,
+  /// one after another in `tableKeys`, from `tableStart[i]` to
+  /// `tableStart[i + 1]`; an entry whose first byte is 0 cannot be typed.
+  private let tableKeys: [UInt8]
+  private let tableStart: [Int32]
+  /// The automata, reset after each run of keys (their tables are shared).
+  private var composer: SyllableComposer
+  private var layoutComposer: LayoutComposer
 
   public init(keyboard: Keyboard) throws(UnsupportedKeyboard) {
     guard keyboard.layout.type != .keypad else { throw UnsupportedKeyboard(name: keyboard.name) }
@@ -55,11 +59,44 @@ public struct WrongModeTyping: Sendable {
     }
     typesJamo = types
     capitalTypesSmall = same
-    freshComposer = SyllableComposer(keyboard: usesLayout ? .twoSet : keyboard)
-    freshDecomposer = Decomposer(
-      form: .qwerty, keyboard: usesLayout ? .twoSet : keyboard, plain: true)
-    freshLayoutComposer = LayoutComposer(layout: keyboard.layout)
-    freshLayoutDecomposer = LayoutDecomposer(keyboard: keyboard)
+    composer = SyllableComposer(keyboard: usesLayout ? .twoSet : keyboard)
+    layoutComposer = LayoutComposer(layout: keyboard.layout)
+    (tableKeys, tableStart) = Self.keyTable(keyboard, usesLayout)
+  }
+
+  /// The keys of every syllable and compatibility jamo, as a person types
+  /// each alone (``Decomposer`` in plain form, or ``LayoutDecomposer`` without
+  /// its separators); 0 for one the keyboard does not type.
+  private static func keyTable(_ keyboard: Keyboard, _ usesLayout: Bool) -> ([UInt8], [Int32]) {
+    var keys: [UInt8] = []
+    var starts: [Int32] = []
+    let decomposer = Decomposer(form: .qwerty, keyboard: keyboard, plain: true)
+    let layoutDecomposer = LayoutDecomposer(keyboard: keyboard)
+    let separator = Array(String(KeyLogControl.separator).utf8)
+    let values =
+      (0..<UInt32(HangulSyllable.count)).map { HangulSyllable.firstScalarValue + $0 }
+      + (0..<UInt32(Jamo.count)).map { 0x3131 + $0 }
+    var written: [UInt8] = []
+    for value in values {
+      written.removeAll(keepingCapacity: true)
+      let scalar = Unicode.Scalar(value) ?? "?"
+      if usesLayout {
+        var fresh = layoutDecomposer
+        fresh.decompose(.scalar(scalar), into: &written)
+        written = Self.removing(separator, from: written)
+      } else {
+        var fresh = decomposer
+        fresh.decompose(.scalar(scalar), into: &written)
+      }
+      starts.append(Int32(keys.count))
+      if written.isEmpty || !written.allSatisfy({ $0 > 0 && $0 < 0x80 }) {
+        keys.append(0)
+      } else {
+        keys.append(contentsOf: written)
+      }
+    }
+    starts.append(Int32(keys.count))
+    return (keys, starts)
   }
 
   private static func typesJamo(_ code: UInt8, _ keyboard: Keyboard, _ usesLayout: Bool) -> Bool {
@@ -70,23 +107,23 @@ public struct WrongModeTyping: Sendable {
   }
 
   /// What `keys` (ASCII codes that type jamo) type in Korean mode, from a fresh start.
-  public func hangul(typedBy keys: some Collection<UInt8>) -> [Unicode.Scalar] {
+  public mutating func hangul(typedBy keys: some Collection<UInt8>) -> [Unicode.Scalar] {
     var text: [Unicode.Scalar] = []
     hangul(typedBy: keys, into: &text)
     return text
   }
 
   /// Replaces the contents of `text` with what `keys` type (see ``hangul(typedBy:)``).
-  public func hangul(typedBy keys: some Collection<UInt8>, into text: inout [Unicode.Scalar]) {
+  public mutating func hangul(
+    typedBy keys: some Collection<UInt8>, into text: inout [Unicode.Scalar]
+  ) {
     text.removeAll(keepingCapacity: true)
     if usesLayout {
-      var composer = freshLayoutComposer
       var bytes: [UInt8] = []
-      for key in keys { _ = composer.press(key: key, into: &bytes) }
-      composer.commit(into: &bytes)
+      for key in keys { _ = layoutComposer.press(key: key, into: &bytes) }
+      layoutComposer.commit(into: &bytes)
       text.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
     } else {
-      var composer = freshComposer
       for key in keys {
         guard let jamo = keyboard.jamo(forASCII: key) else { continue }
         if let done = composer.press(jamo) { text.append(done) }
@@ -104,20 +141,22 @@ public struct WrongModeTyping: Sendable {
   }
 
   /// Replaces the contents of `keys` with the keys that type `text`; returns
-  /// `false` when the keyboard cannot type one of its characters.
+  /// `false` when the keyboard cannot type one of its characters. O(keys).
   public func keys(typing text: some Collection<Unicode.Scalar>, into keys: inout [UInt8]) -> Bool {
     keys.removeAll(keepingCapacity: true)
-    if usesLayout {
-      var decomposer = freshLayoutDecomposer
-      for scalar in text { decomposer.decompose(.scalar(scalar), into: &keys) }
-      // Separators (U+200C) are left out; a literal prefix or a jamo left
-      // as itself means a character the keyboard does not type.
-      keys = Self.removing(Array(String(KeyLogControl.separator).utf8), from: keys)
-    } else {
-      var decomposer = freshDecomposer
-      for scalar in text { decomposer.decompose(.scalar(scalar), into: &keys) }
+    for scalar in text {
+      let index: Int
+      switch scalar.value {
+      case 0xAC00...0xD7A3: index = Int(scalar.value - HangulSyllable.firstScalarValue)
+      case 0x3131...0x3163: index = HangulSyllable.count + Int(scalar.value - 0x3131)
+      default: return false
+      }
+      let start = Int(tableStart[index])
+      let end = Int(tableStart[index + 1])
+      guard tableKeys[start] != 0 else { return false }
+      keys.append(contentsOf: tableKeys[start..<end])
     }
-    return keys.allSatisfy { $0 < 0x80 }
+    return true
   }
 
   private static func removing(_ pattern: [UInt8], from bytes: [UInt8]) -> [UInt8] {

@@ -85,6 +85,7 @@ struct WrongModeCorpus {
 
   /// Builds `count` lines from the sources with the random number generator seeded by `seed`.
   init(count: Int, seed: UInt64, typing: WrongModeTyping) throws {
+    var typing = typing
     var random = SplitMix64(seed: seed)
     let korean = try Self.koreanLines()
     let english = try Self.englishLines()
