@@ -207,6 +207,7 @@ struct SpanWriter {
   private var messageBuffer: [UInt8] = []
   private var reportBuffer: [UInt8] = []
   private var failed = false
+  private var pipeClosed = false
 
   init(messages: StandardStream?, report: StandardStream?) {
     self.messages = messages
@@ -224,9 +225,12 @@ struct SpanWriter {
     if messageBuffer.count + reportBuffer.count > 1 << 16 { _ = flush() }
   }
 
-  /// Writes what is buffered; returns `false` once a write has failed.
+  /// Writes what is buffered; returns `false` once a write has failed. A
+  /// closed output pipe (`check | head`) ends the messages quietly.
   mutating func flush() -> Bool {
-    if let messages, !messageBuffer.isEmpty, !messages.write(messageBuffer) { failed = true }
+    if !pipeClosed, let messages, !messageBuffer.isEmpty, !messages.write(messageBuffer) {
+      if errno == EPIPE { pipeClosed = true } else { failed = true }
+    }
     if let report, !reportBuffer.isEmpty, !report.write(reportBuffer) { failed = true }
     messageBuffer.removeAll(keepingCapacity: true)
     reportBuffer.removeAll(keepingCapacity: true)

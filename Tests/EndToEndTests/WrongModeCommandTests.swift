@@ -132,6 +132,16 @@ struct WrongModeCommandTests {
     }
   }
 
+  /// `check | head` ends quietly: a closed pipe is not an error to report.
+  @Test func closedPipeIsQuiet() throws {
+    let result = try program.shell(
+      "yes 'dkssud gktpdy' | head -n 100000 | \"$EXE\" check | head -n 1; echo \"${PIPESTATUS[2]}\""
+    )
+    #expect(
+      result.text == "(standard input):1:1: \"dkssud\" looks like 안녕 typed in English mode\n1\n")
+    #expect(result.stderr.isEmpty, "\(result.stderr)")
+  }
+
   @Test func errors() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
