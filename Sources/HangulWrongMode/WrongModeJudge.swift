@@ -208,23 +208,49 @@ struct WrongModeJudge {
   }
 }
 
-/// A dictionary's answers to the words it was asked, up to ``limit`` words
-/// (then it starts over), so that a word met again costs a hash lookup.
+/// A dictionary's answers to the words it was asked: a table of
+/// ``slotCount`` slots of ``slotSize`` bytes, each holding one word (up to
+/// ``longestWord`` bytes; longer ones are not kept) and its answer, at the
+/// slot its hash names (a word there before is replaced). All of it is
+/// allocated once: a cache that allocated each word it kept (a dictionary of
+/// arrays) fragmented the heap as it was emptied and filled again, and a
+/// run's memory grew with its input. A lookup is O(word).
 struct WordCache {
-  static let limit = 1 << 15
-  private var answers: [[UInt8]: Bool] = [:]
+  static let slotCount = 1 << 15
+  static let slotSize = 64
+  /// Bytes of a slot: the word's length, the answer, the word.
+  static let longestWord = slotSize - 2
+  /// The slots, made on the first answer (a run may never ask).
+  private var slots: [UInt8] = []
+  /// Slots filled.
+  private var filled = 0
 
   mutating func answer(_ word: [UInt8], _ ask: ([UInt8]) -> Bool) -> Bool {
-    if let known = answers[word] { return known }
-    if answers.count >= Self.limit { answers.removeAll(keepingCapacity: true) }
+    guard word.count <= Self.longestWord, !word.isEmpty else { return ask(word) }
+    if slots.isEmpty { slots = [UInt8](repeating: 0, count: Self.slotCount * Self.slotSize) }
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in word { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    let start = (Int(truncatingIfNeeded: hash >> 17) & (Self.slotCount - 1)) * Self.slotSize
+    let found: Bool? = slots.withUnsafeBufferPointer { table in
+      guard Int(table[start]) == word.count else { return nil }
+      for index in word.indices where table[start + 2 + index] != word[index] { return nil }
+      return table[start + 1] != 0
+    }
+    if let found { return found }
     let known = ask(word)
-    answers[word] = known
+    slots.withUnsafeMutableBufferPointer { table in
+      assert(start + 2 + word.count <= table.count, "a slot holds the longest word")
+      if table[start] == 0 { filled += 1 }
+      table[start] = UInt8(word.count)
+      table[start + 1] = known ? 1 : 0
+      for index in word.indices { table[start + 2 + index] = word[index] }
+    }
     return known
   }
 
   /// Takes over `other`'s answers when it holds more (a piece's filter
   /// handing its cache to the next piece's).
   mutating func adopt(_ other: WordCache) {
-    if other.answers.count > answers.count { answers = other.answers }
+    if other.filled > filled { self = other }
   }
 }

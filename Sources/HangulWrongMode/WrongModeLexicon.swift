@@ -106,43 +106,42 @@ public final class WrongModeLexicon: Sendable {
   }
 
   /// Calls `body` with each word of a Hunspell word file (`.dic`): the part
-  /// of each line before its flags, after the first line (the count).
+  /// of each line before its flags, after the first line (the count). Reads
+  /// the file 64 KiB at a time.
   private static func forEachWord(
     in path: String, _ body: (ArraySlice<UInt8>) throws -> Void
   ) throws(DictionaryError) {
-    let bytes: [UInt8]
-    do {
-      bytes = try readFile(path)
-    } catch {
-      throw DictionaryError(path: path, reason: String(cString: strerror(error.code)))
-    }
-    var lineStart = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-    while lineStart < bytes.count {
-      let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-      let line = bytes[lineStart..<lineEnd]
-      let wordEnd = line.firstIndex { $0 == 0x2F || $0 == 0x09 || $0 == 0x20 } ?? lineEnd
-      if wordEnd > lineStart { try? body(bytes[lineStart..<wordEnd]) }
-      lineStart = lineEnd + 1
-    }
-  }
-
-  struct ReadError: Error { var code: Int32 }
-
-  private static func readFile(_ path: String) throws(ReadError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw ReadError(code: errno) }
+    guard descriptor >= 0 else {
+      throw DictionaryError(path: path, reason: String(cString: strerror(errno)))
+    }
     defer { close(descriptor) }
-    var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 1 << 16)
+    var line: [UInt8] = []
+    var lineNumber = 0
+    func take(_ line: [UInt8]) {
+      defer { lineNumber += 1 }
+      guard lineNumber > 0 else { return }
+      let end = line.firstIndex { $0 == 0x2F || $0 == 0x09 || $0 == 0x20 } ?? line.count
+      if end > 0 { try? body(line[..<end]) }
+    }
     while true {
       let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
-        throw ReadError(code: errno)
+        throw DictionaryError(path: path, reason: String(cString: strerror(errno)))
       }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: block[..<count])
+      if count == 0 { break }
+      for byte in block[..<count] {
+        if byte == 0x0A {
+          take(line)
+          line.removeAll(keepingCapacity: true)
+        } else {
+          line.append(byte)
+        }
+      }
     }
+    if !line.isEmpty { take(line) }
   }
 
   /// The syllables of KS X 1001, as ICU's EUC-KR converter (IBM 970) reads

@@ -132,6 +132,37 @@ struct WrongModeCommandTests {
     }
   }
 
+  /// Memory does not grow with the input: 40,000 and 400,000 distinct
+  /// made-up words (each asked of the English dictionary, so the caches
+  /// fill and are overwritten many times) peak within 4 MiB of each other.
+  @Test func memoryStaysBounded() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var generator = SystemRandomNumberGenerator()
+    func words(_ count: Int) -> Data {
+      let consonants = Array("rsefaqtdwczxvg".utf8)
+      let vowels = Array("kijuhynbml".utf8)
+      var text: [UInt8] = []
+      for index in 0..<count {
+        for _ in 0..<3 {
+          text.append(consonants.randomElement(using: &generator)!)
+          text.append(vowels.randomElement(using: &generator)!)
+        }
+        text.append(index % 10 == 9 ? 0x0A : 0x20)
+      }
+      return Data(text)
+    }
+    var peaks: [Int] = []
+    for count in [40_000, 400_000] {
+      let input = folder.appendingPathComponent("words-\(count).txt")
+      try words(count).write(to: input)
+      let result = try program.shell(
+        "/usr/bin/time -f %M \"$EXE\" check '\(input.path)' 2>&1 >/dev/null | tail -n 1")
+      peaks.append(try #require(Int(result.text.trimmingCharacters(in: .whitespacesAndNewlines))))
+    }
+    #expect(peaks[1] - peaks[0] < 4 * 1024, "peak KiB: \(peaks)")
+  }
+
   /// `check | head` ends quietly: a closed pipe is not an error to report.
   @Test func closedPipeIsQuiet() throws {
     let result = try program.shell(
