@@ -17,7 +17,7 @@ import HangulKit
 ///
 /// Shared by every thread of a run (immutable but for the dictionaries,
 /// which serialize their callers). Making it reads both word files once
-/// (about 0.2 s); the Hunspell dictionaries load when first asked.
+/// (0.05 s); the Hunspell dictionaries load when first asked.
 public final class WrongModeLexicon: Sendable {
   /// A dictionary file that cannot be read.
   public struct DictionaryError: Error, CustomStringConvertible, Equatable {
