@@ -88,7 +88,7 @@ struct WrongModeCommandOptions: ParsableArguments {
       "Write each span as a line of JSON (file, line, column, from, to, direction, score).",
       valueName: "file"),
     completion: .file())
-  var report: String?
+  var report: FilePath?
 
   @Option(
     help: ArgumentHelp(
@@ -123,17 +123,15 @@ struct WrongModeCommandOptions: ParsableArguments {
   @OptionGroup var jobs: JobsOptions
 
   @Argument(help: "Text files to read; - is standard input.", completion: .file())
-  var files: [String] = []
+  var files: [FilePath] = []
 
   func validate() throws {
-    guard minLength >= 1 else { throw ValidationError("--min-length takes a number, 1 or more.") }
+    guard minLength >= 1 else { throw ValidationError("--min-length takes a number, 1 or more") }
     guard minScore >= 0, minScore <= 1 else {
-      throw ValidationError("--min-score takes a number from 0 to 1, such as 0.5.")
+      throw ValidationError("--min-score takes a number from 0 to 1, such as 0.5")
     }
-    if let report, let input = FileIdentity.input(overwrittenBy: report, inputs: files) {
-      throw ValidationError(
-        "--report \(report) is the input \(input); name a file that is not an input.")
-    }
+    if let report { try OutputChecks.outputFile(report, option: "--report", inputs: files) }
+    try OutputChecks.standardOutput(isNotOneOf: files)
     _ = try typing()
   }
 
