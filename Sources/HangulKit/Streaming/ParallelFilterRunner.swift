@@ -338,7 +338,7 @@ private final class Piece<Filter: ByteFilter> {
     in file: OpenFile, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
   ) throws -> Result {
     if !inputIsRead {
-      if let mapping = FileMapping(descriptor: file.descriptor, range: range) {
+      if let mapping = FileMapping(descriptor: file.descriptor, range: range, name: file.path) {
         defer { mapping.unmap() }
         return try body(mapping.bytes)
       }
