@@ -8,7 +8,8 @@ import Testing
 #endif
 
 /// A regular file that shrinks or grows while a runner reads it is an error
-/// (status 74, `FILE: the file changed while it was read`): never bytes that were not in it (the zeros past a shrunk
+/// (status 74, `FILE: the file changed while it was read`), on one thread
+/// and on several: never bytes that were not in it (the zeros past a shrunk
 /// end inside the last mapped page), never bytes silently not read, never a
 /// run that does not end. The file is changed by the filter itself, when it
 /// gets its first chunk: the change comes at a known point of the run.
@@ -114,6 +115,45 @@ struct ChangingInputTests {
     #expect(result.status == 74, "\(size) bytes, \(kind)")
     #expect(result.messages == ["IN: the file changed while it was read"])
     #expect(!result.output.contains(0), "no byte that was not in the file")
+    #expect(input.starts(with: result.output))
+  }
+
+  @Test(
+    "several threads: a file that changes while read is an error", arguments: [false, true], kinds)
+  func severalThreads(byRecords: Bool, kind: Change.Kind) throws {
+    // Pieces of 64 KiB: the last ones are cut and read well after the
+    // first piece's filter changed the file.
+    let input = Self.text(size: 40 * 65_536 + 2_000)
+    let result = try Self.running(input) { path, output, report in
+      var runner = ParallelFilterRunner(
+        paths: [path], jobs: 2, pieceSize: 65_536, outputDescriptor: output)
+      if byRecords { runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: true) } }
+      let change = Change(path: path, kind: kind)
+      return runner.run(makeFilter: { ChangingFilter(change: change) }, report: report)
+    }
+    #expect(result.status == 74, "\(kind)")
+    #expect(result.messages == ["IN: the file changed while it was read"])
+    #expect(!result.output.contains(0), "no byte that was not in the file")
+    #expect(input.starts(with: result.output))
+  }
+
+  /// `hangul-reviews import --jobs N` on a file truncated while its
+  /// records were cut into pieces read on and on at the old size, finding
+  /// no bytes and no boundary: 100 % CPU, forever, holding the mutex.
+  @Test("several threads: cutting a file cut short by far ends", arguments: [false, true])
+  func cutShortByFar(byRecords: Bool) throws {
+    let input = Self.text(size: 40 * 65_536)
+    let result = try Self.running(input) { path, output, report in
+      var runner = ParallelFilterRunner(
+        paths: [path], jobs: 2, pieceSize: 65_536, outputDescriptor: output)
+      if byRecords { runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: true) } }
+      // To three quarters: well past the pieces cut when it happens (no
+      // SIGBUS), well before the end the cutting reads to.
+      let change = Change(path: path, kind: .shrink(input.count / 4))
+      return runner.run(makeFilter: { ChangingFilter(change: change) }, report: report)
+    }
+    #expect(result.status == 74)
+    #expect(result.messages == ["IN: the file changed while it was read"])
     #expect(input.starts(with: result.output))
   }
 }
