@@ -121,7 +121,8 @@ import Testing
   /// Imports `inputs` (written to files) on one thread (`jobs` 1) or in
   /// pieces of `pieceSize` bytes on `jobs` threads.
   static func importing(
-    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, guessing: Bool = false
+    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, guessing: Bool = false,
+    boundaryReach: Int = 256 * 1024
   ) throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("parallel-import-\(UUID().uuidString)")
@@ -156,7 +157,10 @@ import Testing
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, pieceSize: pieceSize, outputDescriptor: handle.fileDescriptor)
       runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: guessing) }
-      #expect(runner.runsInParallel)
+      runner.boundaryReach = boundaryReach
+      // One thread for a single piece (or a single processor): no more threads than pieces.
+      let pieces = inputs.reduce(0) { $0 + max(1, ($1.count + pieceSize - 1) / pieceSize) }
+      #expect(runner.runsInParallel == (pieces > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1))
       var findings: [ReviewImportLog.Entry] = []
       var rereads = 0
       outcome.status = runner.run(
@@ -192,18 +196,24 @@ import Testing
 
   /// Expects every layout of pieces (one byte: a cut at every boundary) to
   /// give the one-thread outcome, with pieces cut where the exact finder
-  /// says or, `guessing`, where a guessing finder says (right or wrong);
-  /// returns the most pieces read twice.
+  /// says or, `guessing`, where a guessing finder says (right or wrong), and
+  /// once more with a reach past the piece size so short (`reach`) that
+  /// most records outreach it (their pieces then run in order, cut inside
+  /// the record); returns the most pieces read twice.
   @discardableResult
   static func expectSameAsOneThread(
     _ inputs: [[UInt8]], valid: Bool = false, guessing: Bool = false,
-    layouts: [(jobs: Int, pieceSize: Int)] = [(2, 1), (3, 7), (4, 61), (2, 997)]
+    layouts: [(jobs: Int, pieceSize: Int)] = [(2, 1), (3, 7), (4, 61), (2, 997)],
+    reach: (jobs: Int, pieceSize: Int, reach: Int) = (2, 61, 5)
   ) throws -> Int {
     let single = try importing(inputs, jobs: 1, pieceSize: 0)
     var rereads = 0
-    for (jobs, pieceSize) in layouts {
-      var parallel = try importing(inputs, jobs: jobs, pieceSize: pieceSize, guessing: guessing)
-      let layout = "\(guessing ? "guessing, " : "")jobs \(jobs), pieces of \(pieceSize)"
+    let wide = 256 * 1024
+    for (jobs, pieceSize, reach) in layouts.map({ ($0, $1, wide) }) + [reach] {
+      var parallel = try importing(
+        inputs, jobs: jobs, pieceSize: pieceSize, guessing: guessing, boundaryReach: reach)
+      let layout =
+        "\(guessing ? "guessing, " : "")jobs \(jobs), pieces of \(pieceSize), reach \(reach)"
       if valid, !guessing, pieceSize >= 3 {
         // The exact finder is right on valid JSON: no piece is read twice
         // (but a first piece shorter than a byte order mark, which the
