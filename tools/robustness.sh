@@ -50,7 +50,7 @@ check "10^6 Backspaces" $((64 * 1024)) "$bin/hangul-compose" "$work/backspaces"
 python3 -c "
 import json
 print(json.dumps({'text': '가나다라 ' * (100 * 1024 * 1024 // 13)}, ensure_ascii=False))" > "$work/events"
-check "event with a 100 MB text" $((1024 * 1024)) "$bin/hangul-compose" --format events "$work/events"
+check "event with a 100 MB text" $((1024 * 1024)) "$bin/hangul-compose" --format events --max-line 128M "$work/events"
 
 python3 -c "
 import json
