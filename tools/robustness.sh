@@ -58,7 +58,9 @@ print(json.dumps({'content': '리뷰 ' * (50 * 1024 * 1024 // 7), 'createdAt': 1
 check "review with a 50 MB content" $((1024 * 1024)) "$bin/hangul-reviews" import "$work/review"
 
 python3 -c "print('[' * 1000000 + ']' * 1000000)" > "$work/deep"
-check "event line nested 10^6 deep" $((64 * 1024)) "$bin/hangul-compose" --format events "$work/deep"
+# An event line is rejected at its first character unless it opens an object.
+python3 -c "print('{\"key\":\"a\",\"x\":' + '[' * 1000000 + ']' * 1000000 + '}')" > "$work/deep-event"
+check "event line nested 10^6 deep" $((64 * 1024)) "$bin/hangul-compose" --format events "$work/deep-event"
 grep -q "nesting deeper than 512" "$work/err" || { echo "  no nesting error"; failed=1; }
 check "review nested 10^6 deep" $((64 * 1024)) "$bin/hangul-reviews" import "$work/deep"
 grep -q "nesting deeper than 512" "$work/err" || { echo "  no nesting error"; failed=1; }
