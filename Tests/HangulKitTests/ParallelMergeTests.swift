@@ -294,7 +294,7 @@ import Testing
     let tail = Array("{\"key\":\"ㄴ\"}\n{\"doc\":2,\"key\":\"ㅏ\"}\n\u{FEFF}{\"key\":\"ㄱ\"}\n".utf8)
     let single = try Self.eventRun([head, tail], jobs: 1, pieceSize: 0)
     #expect(String(decoding: single.output, as: UTF8.self) == "간\nㅏ\n")
-    #expect(single.messages.first?.hasPrefix("/in1:3: not valid JSON") == true)
+    #expect(single.messages.first?.hasPrefix("/in1:3:1: not valid JSON") == true)
     for (jobs, pieceSize) in [(2, 1), (2, 20), (4, 1)] {
       #expect(try Self.eventRun([head, tail], jobs: jobs, pieceSize: pieceSize) == single)
     }
