@@ -17,31 +17,21 @@ import CExpat
 ///     </hangul-keyboard>
 ///
 /// `include` names a file relative to the including one, or one of the
-/// built-in files (``BuiltInKeyboardFiles``). Elements it does not know are
-/// skipped, as libhangul skips them. Time and memory are linear in the files.
+/// built-in files of keyboards/ (compiled into HangulInput as data) when no
+/// such file is on the disk. Elements it does not know are skipped, as
+/// libhangul skips them. Time and memory are linear in the files.
 struct KeyboardFileParser {
-  /// Where files come from: the disk, or only the built-in files.
-  enum Source {
-    case disk
-    case builtIn
-  }
-
-  let source: Source
   /// What the files built so far.
   private(set) var layout = KeyboardLayout(id: "", name: "", type: .jamo)
   private var sawKeyboard = false
   /// The file names being read, the outermost first (to catch include loops).
   private var openFiles: [String] = []
 
-  init(source: Source) {
-    self.source = source
-  }
+  init() {}
 
   /// Parses a keyboard file and returns its keyboard.
-  static func layout(fromFile path: String, source: Source) throws(KeyboardFileError)
-    -> KeyboardLayout
-  {
-    var parser = KeyboardFileParser(source: source)
+  static func layout(fromFile path: String) throws(KeyboardFileError) -> KeyboardLayout {
+    var parser = KeyboardFileParser()
     try parser.parse(file: path, isRoot: true)
     guard parser.sawKeyboard else {
       throw KeyboardFileError(file: path, line: 1, column: 1, message: "no hangul-keyboard element")
@@ -55,7 +45,7 @@ struct KeyboardFileParser {
     guard openFiles.count < 16, !openFiles.contains(path) else {
       throw KeyboardFileError(file: path, message: "included from itself")
     }
-    let bytes = try contents(of: path)
+    guard let bytes = Self.read(path) else { return try readBuiltIn(file: path, isRoot: isRoot) }
     openFiles.append(path)
     defer { openFiles.removeLast() }
     let context = ParseContext(parser: self, file: path, bytes: bytes, isRoot: isRoot)
@@ -63,11 +53,28 @@ struct KeyboardFileParser {
     self = context.parser
   }
 
-  /// The bytes of a file, from the disk or the built-in files.
-  private func contents(of path: String) throws(KeyboardFileError) -> [UInt8] {
-    if source == .disk, let bytes = Self.read(path) { return bytes }
+  /// Reads a file that is not on the disk as the built-in file of its name:
+  /// a combination file's rules replace the combinations so far (as its one
+  /// `combination` table would), a keyboard file is the built-in keyboard.
+  private mutating func readBuiltIn(file path: String, isRoot: Bool) throws(KeyboardFileError) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    if let text = BuiltInKeyboardFiles.text(named: name) { return Array(text.utf8) }
+    if let rules = KeyboardLayout.builtInCombinations(ofFile: name) {
+      layout.removeAllCombinations()
+      for (first, second, result) in rules { layout.addCombination(first, second, result) }
+      return
+    }
+    let id =
+      name.hasPrefix("hangul-keyboard-") && name.hasSuffix(".xml")
+      ? String(name.dropFirst("hangul-keyboard-".count).dropLast(".xml".count)) : nil
+    if let id, let builtIn = KeyboardLayout(builtIn: id) {
+      guard isRoot else {
+        throw KeyboardFileError(
+          file: path, message: "an included file cannot hold a hangul-keyboard")
+      }
+      layout = builtIn
+      sawKeyboard = true
+      return
+    }
     throw KeyboardFileError(file: path, message: "cannot open: \(StreamError.reason(errno))")
   }
 

@@ -2,7 +2,7 @@
 /// hangul-keyboard(5)): which Unicode jamo or symbol each ASCII key types,
 /// which jamo combine, and which automaton type reads it.
 ///
-///     let layout = try KeyboardLayout.builtIn(id: "3f")
+///     let layout = KeyboardLayout(builtIn: "3f")!
 ///     layout.value(forKey: UInt8(ascii: "k"))   // 0x1100 (initial ᄀ)
 ///     layout.type                                // .jaso
 ///
@@ -52,6 +52,31 @@ public struct KeyboardLayout: Sendable, Equatable {
     self.type = type
     self.keyMap = keyMap.count == 128 ? keyMap : [UInt32](repeating: 0, count: 128)
     self.combinations = combinations
+  }
+
+  /// The layout of the built-in keyboard `id` ("2", "3f", "cheonjiin" …),
+  /// or `nil` when there is none of that id. The built-in keyboards are the
+  /// files of the repository's keyboards/ folder, compiled in as data.
+  public init?(builtIn id: String) {
+    guard let layout = BuiltInKeyboards.layout(id: id) else { return nil }
+    self = layout
+  }
+
+  /// The ids of the built-in keyboards, in the order of `--list-keyboards`.
+  public static var builtInIDs: [String] { BuiltInKeyboards.ids }
+
+  /// The rules of a built-in combination file ("hangul-combination-default.xml",
+  /// "hangul-combination-full.xml"), which a keyboard file may include even
+  /// where the file is not on the disk: (first, second, result) triples, or `nil`.
+  public static func builtInCombinations(ofFile name: String) -> [(UInt32, UInt32, UInt32)]? {
+    guard let rules = BuiltInKeyboards.combinations(ofFile: name) else { return nil }
+    return stride(from: 0, to: rules.count, by: 3).map { (rules[$0], rules[$0 + 1], rules[$0 + 2]) }
+  }
+
+  /// Removes every combination (a keyboard file's later combination table
+  /// replaces the one before it).
+  public mutating func removeAllCombinations() {
+    combinations.removeAll()
   }
 
   /// The Unicode scalar value a key types, or 0.

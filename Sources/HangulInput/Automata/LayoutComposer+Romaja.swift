@@ -1,6 +1,6 @@
 extension LayoutComposer {
   /// The initial ㅇ that romaja puts before a vowel that starts a syllable.
-  static let silentInitial: UInt32 = 0x110B
+  package static let silentInitial: UInt32 = 0x110B
   /// The vowel ㅡ that romaja puts after a consonant that no vowel follows.
   static let romajaFillerVowel: UInt32 = 0x1173
   /// The initial ㅈ that the key `x` types where a syllable starts (elsewhere it is ㄳ).

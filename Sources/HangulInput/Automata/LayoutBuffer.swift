@@ -91,7 +91,7 @@ public struct LayoutBuffer: Sendable {
   }
 
   /// Writes the syllable's text (see ``ConjoiningJamo/text(_:_:_:_:)``) as UTF-8.
-  @inline(__always) func write(into line: inout some ByteAppending) {
+  @inline(__always) package func write(into line: inout some ByteAppending) {
     if let syllable = ConjoiningJamo.syllable(initial, vowel, final) {
       // The usual case: a modern syllable, three bytes.
       line.append(UInt8(0xE0 | syllable >> 12))

@@ -19,7 +19,7 @@ public struct SyllableComposer: Sendable {
   public let options: ComposerOptions
   /// The rules, apart from the state they act on (so that a run of keys can
   /// keep the state in a local).
-  let machine: Machine
+  package let machine: Machine
   /// The syllable being composed.
   public private(set) var state = CompositionState()
 
@@ -67,13 +67,13 @@ public struct SyllableComposer: Sendable {
 
   /// The state machine: the keyboard's tables and options, acting on a
   /// ``CompositionState``.
-  struct Machine: Sendable {
+  package struct Machine: Sendable {
     let table: CombinationTable
     let bareClusters: Bool
 
     /// Ends the syllable in `state` and returns its text.
     @inline(__always)
-    func commit(_ state: inout CompositionState) -> Unicode.Scalar? {
+    package func commit(_ state: inout CompositionState) -> Unicode.Scalar? {
       guard !state.isEmpty else { return nil }
       let text = table.text(
         initial: state.initialCode, vowel: state.vowelCode, final: state.finalCode)
@@ -83,7 +83,7 @@ public struct SyllableComposer: Sendable {
 
     /// Types one key (see ``SyllableComposer/press(_:)``).
     @inline(__always)
-    func press(_ key: Jamo, _ state: inout CompositionState) -> Unicode.Scalar? {
+    package func press(_ key: Jamo, _ state: inout CompositionState) -> Unicode.Scalar? {
       key.isVowel ? pressVowel(key, &state) : pressConsonant(key, &state)
     }
 

@@ -9,15 +9,15 @@
 ///     jamo?.keys            // [ㄱ, ㅅ]
 public struct Jamo: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The distance from U+3131 (ㄱ): 0 ... 50.
-  @usableFromInline let offset: UInt8
+  @usableFromInline package let offset: UInt8
 
   /// The number of compatibility jamo in U+3131–U+3163.
   public static let count = 51
 
   /// The first compatibility jamo, U+3131.
-  @usableFromInline static let firstScalarValue: UInt32 = 0x3131
+  @usableFromInline package static let firstScalarValue: UInt32 = 0x3131
 
-  @inlinable init(offset: UInt8) {
+  @inlinable package init(offset: UInt8) {
     self.offset = offset
   }
 

@@ -1,45 +1,33 @@
 extension Keyboard {
   /// The standard 2-set (두벌식, KS X 5002) keyboard: the built-in keyboard "2".
-  public static let twoSet: Keyboard =
-    (try? Keyboard(parsingID: "2"))
-    ?? Keyboard(layout: KeyboardLayout(id: "2", name: "Dubeolsik", type: .jamo))
+  public static let twoSet: Keyboard = Keyboard(
+    layout: BuiltInKeyboards.layout(id: "2")
+      ?? KeyboardLayout(id: "2", name: "Dubeolsik", type: .jamo))
 
   /// The vowels that `--extended-vowels` adds (ㅏㅣ → ㅐ …), as phone keyboards do.
   static let extendedVowelRules = rules("ㅏㅣㅐ ㅑㅣㅒ ㅓㅣㅔ ㅕㅣㅖ ㅘㅣㅙ ㅝㅣㅞ")
 
-  /// A built-in keyboard by id ("2", "3f", …) or a keyboard file by path.
+  /// The built-in keyboard `id` ("2", "3f", "cheonjiin" …), or `nil` when
+  /// there is none of that id.
   ///
-  ///     let keyboard = try Keyboard(id: "3f")
-  ///     keyboard.hasJamoLabels   // false: type it with --keys qwerty
-  ///
-  /// An argument that names a built-in id is that keyboard; anything else is
-  /// read as a file. Throws ``KeyboardFileError`` naming the place of a fault.
-  public init(id: String) throws(KeyboardFileError) {
-    // The default keyboard is read once per run, however often it is asked for.
-    if id == "2", BuiltInKeyboardFiles.keyboardIDs.contains(id) {
+  ///     let keyboard = Keyboard(builtIn: "3f")
+  ///     keyboard?.hasJamoLabels   // false: its keys are ASCII positions
+  public init?(builtIn id: String) {
+    // The default keyboard is built once per run, however often it is asked for.
+    if id == "2" {
       self = .twoSet
       return
     }
-    try self.init(parsingID: id)
-  }
-
-  /// Reads the built-in keyboard `id` or the keyboard file `id`.
-  private init(parsingID id: String) throws(KeyboardFileError) {
-    if BuiltInKeyboardFiles.keyboardIDs.contains(id) {
-      self.init(
-        layout: try KeyboardFileParser.layout(
-          fromFile: "hangul-keyboard-\(id).xml", source: .builtIn))
-    } else {
-      self.init(layout: try KeyboardFileParser.layout(fromFile: id, source: .disk))
-    }
+    guard let layout = KeyboardLayout(builtIn: id) else { return nil }
+    self.init(layout: layout)
   }
 
   /// The ids of the built-in keyboards, in the order of `--list-keyboards`.
-  public static var builtInIDs: [String] { BuiltInKeyboardFiles.keyboardIDs }
+  public static var builtInIDs: [String] { BuiltInKeyboards.ids }
 
   /// The built-in keyboards, in the order of `--list-keyboards`.
   public static var builtIn: [Keyboard] {
-    BuiltInKeyboardFiles.keyboardIDs.compactMap { try? Keyboard(id: $0) }
+    BuiltInKeyboards.ids.compactMap { Keyboard(builtIn: $0) }
   }
 
   /// A keyboard for a layout. When the layout is a 2-set one whose keys are
@@ -96,12 +84,13 @@ extension Keyboard {
     }
     // The 2-set automaton makes bare clusters with the compound-final rules.
     guard bareClusters == Set(finalCombinations) else { return false }
-    for list in [
-      \Keyboard.vowelCombinations, \.finalCombinations, \.doubleStrokeInitials,
-      \.doubleStrokeFinals,
-    ] {
-      self[keyPath: list].sort { ($0.first, $0.second) < ($1.first, $1.second) }
+    let order = { (left: Combination, right: Combination) in
+      (left.first, left.second) < (right.first, right.second)
     }
+    vowelCombinations.sort(by: order)
+    finalCombinations.sort(by: order)
+    doubleStrokeInitials.sort(by: order)
+    doubleStrokeFinals.sort(by: order)
     return true
   }
 
@@ -122,11 +111,11 @@ extension Keyboard {
 }
 
 extension ConjoiningJamo {
-  enum Kind: Sendable {
+  package enum Kind: Sendable {
     case initial, vowel, final, other
   }
 
-  static func kind(_ value: UInt32) -> Kind {
+  package static func kind(_ value: UInt32) -> Kind {
     isInitial(value) ? .initial : isVowel(value) ? .vowel : isFinal(value) ? .final : .other
   }
 }

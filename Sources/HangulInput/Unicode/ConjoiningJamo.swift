@@ -7,47 +7,47 @@
 ///     ConjoiningJamo.text(0x1100, 0x1161, 0)       // [0xAC00] (가)
 ///
 /// Every lookup is O(1).
-enum ConjoiningJamo {
+package enum ConjoiningJamo {
   /// The fillers that stand for a missing initial or vowel.
-  static let initialFiller: UInt32 = 0x115F
-  static let vowelFiller: UInt32 = 0x1160
+  package static let initialFiller: UInt32 = 0x115F
+  package static let vowelFiller: UInt32 = 0x1160
 
-  @inline(__always) static func isInitial(_ value: UInt32) -> Bool {
+  @inline(__always) package static func isInitial(_ value: UInt32) -> Bool {
     value &- 0x1100 < 0x60 || value &- 0xA960 < 0x1D
   }
 
-  @inline(__always) static func isVowel(_ value: UInt32) -> Bool {
+  @inline(__always) package static func isVowel(_ value: UInt32) -> Bool {
     value &- 0x1160 < 0x48 || value &- 0xD7B0 < 0x17
   }
 
-  @inline(__always) static func isFinal(_ value: UInt32) -> Bool {
+  @inline(__always) package static func isFinal(_ value: UInt32) -> Bool {
     value &- 0x11A8 < 0x58 || value &- 0xD7CB < 0x31
   }
 
-  @inline(__always) static func isJamo(_ value: UInt32) -> Bool {
+  @inline(__always) package static func isJamo(_ value: UInt32) -> Bool {
     isInitial(value) || isVowel(value) || isFinal(value)
   }
 
   /// Whether a jamo takes part in a precomposed syllable (the 19 initials, 21
   /// vowels and 27 finals of modern Hangul; U+11A7 counts as "no final").
-  @inline(__always) static func isModern(_ value: UInt32) -> Bool {
+  @inline(__always) package static func isModern(_ value: UInt32) -> Bool {
     value &- 0x1100 < 19 || value &- 0x1161 < 21 || value &- 0x11A7 < 28
   }
 
   /// The final an initial becomes, or 0.
-  static func final(ofInitial value: UInt32) -> UInt32 {
+  package static func final(ofInitial value: UInt32) -> UInt32 {
     initialIndex(value).map { ConjoiningJamoTables.finalOfInitial[$0] } ?? 0
   }
 
   /// The initial a final becomes, or 0.
-  static func initial(ofFinal value: UInt32) -> UInt32 {
+  package static func initial(ofFinal value: UInt32) -> UInt32 {
     finalIndex(value).map { ConjoiningJamoTables.initialOfFinal[$0] } ?? 0
   }
 
   /// The initial that a vowel takes away from the final `current`, when
   /// `previous` was the final before the last key made it `current`
   /// (ᆰ after ᆯ leaves ᄀ); 0 when it takes nothing.
-  static func initialLeft(byFinal current: UInt32, after previous: UInt32) -> UInt32 {
+  package static func initialLeft(byFinal current: UInt32, after previous: UInt32) -> UInt32 {
     guard previous != 0 else { return initial(ofFinal: current) }
     guard let index = finalIndex(current), let previousIndex = finalIndex(previous) else {
       return 0
@@ -64,7 +64,7 @@ enum ConjoiningJamo {
 
   /// How romaja splits a modern final when a vowel follows: the final that
   /// stays and the initial that moves on (ᆪ → ᆨ, ᄉ); `nil` for other finals.
-  static func split(modernFinal value: UInt32) -> (kept: UInt32, moved: UInt32)? {
+  package static func split(modernFinal value: UInt32) -> (kept: UInt32, moved: UInt32)? {
     let index = Int(value &- 0x11A8)
     guard index >= 0, index < ConjoiningJamoTables.modernFinalKept.count else { return nil }
     return (
@@ -73,7 +73,7 @@ enum ConjoiningJamo {
   }
 
   /// The compatibility jamo that shows a jamo alone, or 0 when there is none.
-  static func compatibility(_ value: UInt32) -> UInt32 {
+  package static func compatibility(_ value: UInt32) -> UInt32 {
     let index: Int
     switch value {
     case 0x1100...0x11FF: index = Int(value - 0x1100)
@@ -84,7 +84,7 @@ enum ConjoiningJamo {
     return ConjoiningJamoTables.compatibilityOfJamo[index]
   }
 
-  static func initialIndex(_ value: UInt32) -> Int? {
+  package static func initialIndex(_ value: UInt32) -> Int? {
     switch value {
     case 0x1100...0x115F: Int(value - 0x1100)
     case 0xA960...0xA97C: 96 + Int(value - 0xA960)
@@ -92,7 +92,7 @@ enum ConjoiningJamo {
     }
   }
 
-  static func finalIndex(_ value: UInt32) -> Int? {
+  package static func finalIndex(_ value: UInt32) -> Int? {
     switch value {
     case 0x11A8...0x11FF: Int(value - 0x11A8)
     case 0xD7CB...0xD7FB: 88 + Int(value - 0xD7CB)
@@ -102,7 +102,7 @@ enum ConjoiningJamo {
 
   /// The precomposed syllable of modern jamo (final 0: none), or `nil`.
   @inline(__always)
-  static func syllable(_ initial: UInt32, _ vowel: UInt32, _ final: UInt32) -> UInt32? {
+  package static func syllable(_ initial: UInt32, _ vowel: UInt32, _ final: UInt32) -> UInt32? {
     let finalIndex = final == 0 ? 0 : final &- 0x11A7
     guard initial &- 0x1100 < 19, vowel &- 0x1161 < 21, finalIndex < 28 else { return nil }
     return 0xAC00 + ((initial - 0x1100) * 21 + vowel - 0x1161) * 28 + finalIndex
@@ -113,7 +113,7 @@ enum ConjoiningJamo {
   /// jamo as its compatibility jamo; otherwise conjoining jamo, with fillers
   /// for a missing initial or vowel (ᄀ ᅡ ᇮ). Calls `write` for each scalar.
   @inline(__always)
-  static func text(
+  package static func text(
     _ initial: UInt32, _ vowel: UInt32, _ final: UInt32, _ write: (UInt32) -> Void
   ) {
     switch (initial != 0, vowel != 0, final != 0) {
