@@ -43,8 +43,8 @@ final class CombinationTable: Sendable {
       second[Int(rule.result.offset) * Jamo.count + Int(rule.first.offset)] = rule.second.offset + 1
     }
     finalSecond = second
-    initialIndices = JamoTables.initialIndexOfJamo.map(\.raw)
-    finalIndices = JamoTables.finalIndexOfJamo.map(\.raw)
+    initialIndices = JamoTables.initialIndexOfJamo.map { $0.raw }
+    finalIndices = JamoTables.finalIndexOfJamo.map { $0.raw }
     var initialMask: UInt64 = 0
     var finalMask: UInt64 = 0
     for offset in 0..<Jamo.count {
