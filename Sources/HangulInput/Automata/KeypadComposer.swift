@@ -38,6 +38,9 @@ public struct KeypadComposer: Sendable {
   private var history: [Saved] = []
   /// How many presses Backspace can undo at most.
   static let historyLimit = 256
+  /// How the calls since ``beginEdit(lineCount:)`` changed the line that
+  /// was there then, for an input method's edit (``HangulInputContext``).
+  package private(set) var edit = LineEdit(base: 0)
   /// The keys (ASCII codes) that type each compatibility jamo, by scalar value.
   public let pressesByJamo: [UInt32: [UInt8]]
   /// The key whose first label is each scalar value (ㅣ ㆍ ㅡ ㄱ …).
@@ -162,7 +165,7 @@ public struct KeypadComposer: Sendable {
   public mutating func undoPress(in line: inout [UInt8]) -> Bool {
     guard let saved = history.popLast() else { return false }
     syllable.restore(saved.syllable)
-    line.removeSubrange(min(saved.lineStart, line.count)...)
+    cut(&line, at: saved.lineStart)
     line += saved.lineTail
     run = saved.run
     runStart = saved.runStart
@@ -183,6 +186,60 @@ public struct KeypadComposer: Sendable {
     history.removeAll(keepingCapacity: true)
   }
 
+  /// Where the bytes of the line begin that a press or Backspace may still
+  /// change (those before it never change again); O(``historyLimit``).
+  package func rewritableStart(lineCount: Int) -> Int {
+    var start = run.isEmpty ? lineCount : min(runLineCount, lineCount)
+    for saved in history { start = min(start, saved.lineStart, saved.runLineCount) }
+    return start
+  }
+
+  /// Takes the first `count` bytes out of the line's positions (the caller
+  /// removed them from the line; none of them is rewritable), keeping what
+  /// Backspace can undo.
+  package mutating func dropLineStart(_ count: Int) {
+    runLineCount -= min(count, runLineCount)
+    for index in history.indices {
+      history[index].lineStart -= count
+      history[index].runLineCount -= min(count, history[index].runLineCount)
+    }
+  }
+
+  /// Empties the composer: nothing composing, no run, nothing to undo.
+  package mutating func reset() {
+    syllable.restore(CompositionState())
+    run = []
+    runStart = CompositionState()
+    runLineCount = 0
+    history.removeAll(keepingCapacity: true)
+    edit = LineEdit(base: 0)
+  }
+
+  /// What a press's outcome depends on (the Backspace history aside): the
+  /// syllable, the run, and the syllable the run began on.
+  package var runState: (syllable: CompositionState, run: [UInt32], runStart: CompositionState) {
+    (syllable.state, run, runStart)
+  }
+
+  /// Restores a ``runState`` whose run began at `lineCount` bytes into the
+  /// line; forgets what Backspace could undo.
+  package mutating func restore(
+    _ state: (syllable: CompositionState, run: [UInt32], runStart: CompositionState),
+    runLineCount lineCount: Int
+  ) {
+    syllable.restore(state.syllable)
+    run = state.run
+    runStart = state.runStart
+    runLineCount = lineCount
+    history.removeAll(keepingCapacity: true)
+  }
+
+  /// Where the run in progress began in the line (the line's length when
+  /// there is no run).
+  package func runStartInLine(lineCount: Int) -> Int {
+    run.isEmpty ? lineCount : min(runLineCount, lineCount)
+  }
+
   private mutating func save(_ line: [UInt8]) {
     if history.count == Self.historyLimit { history.removeFirst(Self.historyLimit / 2) }
     // A press rewinds the line no further back than the run in progress began.
@@ -196,7 +253,25 @@ public struct KeypadComposer: Sendable {
   /// Goes back to where the run began, to type its next jamo there.
   private mutating func rewind(_ line: inout [UInt8]) {
     syllable.restore(runStart)
-    line.removeSubrange(min(runLineCount, line.count)...)
+    cut(&line, at: runLineCount)
+  }
+
+  /// Removes the line's bytes from `position` on, noting in ``edit`` how
+  /// many scalars of the line as it was at ``beginEdit(lineCount:)`` go.
+  private mutating func cut(_ line: inout [UInt8], at position: Int) {
+    let start = min(position, line.count)
+    let untouched = edit.unchangedCount
+    if start < untouched {
+      // line[..<untouched] is still the line as it was: count what goes of it.
+      for byte in line[start..<untouched] where byte & 0xC0 != 0x80 { edit.removedScalars += 1 }
+      edit.lowestCut = start
+    }
+    line.removeSubrange(start...)
+  }
+
+  /// Starts noting how presses change the line, which holds `lineCount` bytes now.
+  package mutating func beginEdit(lineCount: Int) {
+    edit = LineEdit(base: lineCount)
   }
 
   private mutating func startRun(_ line: inout [UInt8]) {
@@ -226,4 +301,23 @@ public struct KeypadComposer: Sendable {
   private func append(_ scalar: Unicode.Scalar, to line: inout [UInt8]) {
     line.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
   }
+}
+
+/// How a keypad's presses changed its line since a point: the bytes before
+/// ``unchangedCount`` are as they were, ``removedScalars`` scalars of the old
+/// line after them are gone, and what the line holds after them is new.
+package struct LineEdit: Sendable {
+  /// The line's length when the edit began.
+  package let base: Int
+  /// The lowest position a press cut the line back to (`Int.max`: none).
+  package var lowestCut = Int.max
+  /// The scalars of the old line that the cuts removed.
+  package var removedScalars = 0
+
+  package init(base: Int) {
+    self.base = base
+  }
+
+  /// How many bytes at the start of the line no press changed.
+  package var unchangedCount: Int { min(lowestCut, base) }
 }

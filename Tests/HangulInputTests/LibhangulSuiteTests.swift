@@ -1,10 +1,12 @@
-import HangulKit
+import HangulInput
 import Testing
 
 /// libhangul's own test cases (test/test.c) for its keyboards, ported: after
 /// the keys, the syllable being composed ("preedit") and what the last key
 /// committed must be what libhangul's test expects. A BS in the keys is
-/// Backspace. Cases with keyboard "2" run on both 2-set automata.
+/// Backspace. Every case runs on ``HangulInputContext`` (libhangul's
+/// contract) and on the automaton itself; cases with keyboard "2" on both
+/// 2-set automata.
 @Suite("libhangul's test cases")
 struct LibhangulSuiteTests {
   struct Case: Sendable, CustomTestStringConvertible {
@@ -135,14 +137,31 @@ struct LibhangulSuiteTests {
     Case(keyboard: "2", keys: "rt", preedit: "ㅅ", options: ComposerOptions(bareClusters: false)),
   ]
 
+  @Test("the input context", arguments: twoSetOld + threeSet + romaja + twoSet)
+  func inputContext(_ example: Case) throws {
+    let keyboard = try #require(Keyboard(builtIn: example.keyboard))
+    var context = HangulInputContext(keyboard: keyboard, options: example.options)
+    for key in example.keys.utf8 {
+      // As hangul_ic_process does with '\b'.
+      if key == 0x08 { context.backspace() } else { context.process(InputKey(ascii: key)) }
+      #expect(context.deleteCount == 0)
+    }
+    if let expected = example.preedit {
+      #expect(context.preeditString.unicodeScalars.elementsEqual(expected.unicodeScalars))
+    }
+    if let expected = example.commit {
+      #expect(context.commitString.unicodeScalars.elementsEqual(expected.unicodeScalars))
+    }
+  }
+
   @Test("keyboards other than 2", arguments: twoSetOld + threeSet + romaja)
   func otherKeyboards(_ example: Case) throws {
-    try check(example, keyboard: try Keyboard(id: example.keyboard))
+    try check(example, keyboard: try #require(Keyboard(builtIn: example.keyboard)))
   }
 
   @Test("the 2-set keyboard, on the general automaton", arguments: twoSet)
   func twoSetOnLayoutComposer(_ example: Case) throws {
-    var keyboard = try Keyboard(id: "2")
+    var keyboard = Keyboard.twoSet
     keyboard.hasJamoLabels = false
     try check(example, keyboard: keyboard)
   }
@@ -150,7 +169,7 @@ struct LibhangulSuiteTests {
   @Test("the 2-set keyboard, on the 2-set automaton", arguments: twoSet)
   func twoSetOnSyllableComposer(_ example: Case) throws {
     guard !example.options.autoReorder else { return }  // only the general automaton reorders
-    let keyboard = try Keyboard(id: "2")
+    let keyboard = Keyboard.twoSet
     var composer = SyllableComposer(keyboard: keyboard, options: example.options)
     var commit = ""
     for key in example.keys.utf8 {
