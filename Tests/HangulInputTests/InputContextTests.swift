@@ -1,3 +1,4 @@
+import Foundation
 import HangulInput
 import Testing
 
@@ -33,7 +34,7 @@ struct InputContextTests {
   @Test("the input-method loop of the documentation")
   func documentedLoop() {
     var shown: [String] = []
-    // The example of HangulInputContext's doc comment, as it stands there.
+    // BEGIN the example of HangulInputContext and of the README, as it stands there.
     var context = HangulInputContext(keyboard: .twoSet)
     var text = ""
     func apply(_ context: HangulInputContext) {
@@ -52,16 +53,48 @@ struct InputContextTests {
         apply(context)  // also when not taken: what was composing
         if !taken { text.unicodeScalars.append(key) }  // a key the keyboard does not take is text
       }
+      // show text, then context.preeditString (underlined) at the cursor
       shown.append(text + "|" + context.preeditString)
     }
     context.flush()  // the field loses focus: commit
     apply(context)
+    // END the example
     #expect(text == "안녕 간")
     #expect(
       shown == [
         "|ㅇ", "|아", "|안", "안|ㄴ", "안|녀", "안|녕", "안녕 |", "안녕 |ㄱ", "안녕 |가", "안녕 |갓",
         "안녕 |가", "안녕 |간",
       ])
+  }
+
+  @Test("the example is the same in the doc comment, the README and the test above")
+  func exampleCopies() throws {
+    func lines(_ text: Substring) -> [String] {
+      text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    let readme = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let source = try String(
+      contentsOf: repositoryRoot.appendingPathComponent(
+        "Sources/HangulInput/Context/HangulInputContext.swift"), encoding: .utf8)
+    let test = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+    let first = "var context = HangulInputContext(keyboard: .twoSet)"
+    let last = "apply(context)\n"
+    func example(in text: String, after marker: String) throws -> [String] {
+      let start = try #require(text.range(of: marker)).upperBound
+      let begin = try #require(text.range(of: first, range: start..<text.endIndex)).lowerBound
+      let end = try #require(text.range(of: last, range: begin..<text.endIndex)).upperBound
+      return lines(text[begin..<end]).map {
+        $0.hasPrefix("///") ? $0.dropFirst(3).trimmingCharacters(in: .whitespaces) : $0
+      }
+    }
+    let inReadme = try example(in: readme, after: "An input method's loop")
+    let inDoc = try example(in: source, after: "An input method's loop")
+    let inTest = try example(in: test, after: "// BEGIN the example")
+      .filter { !$0.hasPrefix("shown.append") }
+    #expect(inReadme.count > 20)
+    #expect(inReadme == inDoc)
+    #expect(inReadme == inTest)
   }
 
   @Test("the examples of issue 27: commit and preedit after each key")

@@ -202,10 +202,10 @@ def generate():
         "",
         "  /// The rules of a combination file by name (first, second, result), or `nil`.",
         "  static func combinations(ofFile name: String) -> [UInt32]? {",
-        "    switch name {",
+        "    switch index(of: name, in: combinationFileNames) {",
     ]
-    for file_name, variable in zip(combination_files, shared):
-        out.append(f"    case {swift_string(file_name)}: return {variable}")
+    for index, variable in enumerate(shared):
+        out.append(f"    case {index}: return {variable}")
     out += [
         "    default: return nil",
         "    }",
@@ -213,16 +213,23 @@ def generate():
         "",
         "  /// The layout of the built-in keyboard `id`, or `nil`.",
         "  static func layout(id: String) -> KeyboardLayout? {",
-        "    switch id {",
+        "    switch index(of: id, in: ids) {",
     ]
     functions = []
-    for layout in keyboards:
+    for index, layout in enumerate(keyboards):
         name, text = keyboard_function(layout, shared)
         functions.append(text)
-        out.append(f"    case {swift_string(layout.id)}: return {name}()")
+        out.append(f"    case {index}: return {name}()")
     out += [
         "    default: return nil",
         "    }",
+        "  }",
+        "",
+        "  /// The position of `name` in `names`, compared byte for byte: the names",
+        "  /// are ASCII, and String's == would link Unicode's normalization tables",
+        "  /// into an Embedded Swift build.",
+        "  static func index(of name: String, in names: [String]) -> Int? {",
+        "    names.firstIndex { $0.utf8.elementsEqual(name.utf8) }",
         "  }",
         "",
         "  /// A layout from key/value pairs and first/second/result triples.",

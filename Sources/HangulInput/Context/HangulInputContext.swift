@@ -10,24 +10,24 @@
 ///     var context = HangulInputContext(keyboard: .twoSet)
 ///     var text = ""
 ///     func apply(_ context: HangulInputContext) {
-///       text.unicodeScalars.removeLast(context.deleteCount)   // 0 but on keypads
+///       text.unicodeScalars.removeLast(context.deleteCount)  // 0 but on keypads
 ///       text += context.commitString
 ///     }
 ///     for key in "dkssud rkt\u{8}s".unicodeScalars {
 ///       if key == "\u{8}" {
 ///         if context.backspace() {
-///           apply(context)                         // undid a step of the syllable
+///           apply(context)  // undid a step of the syllable
 ///         } else if !text.isEmpty {
-///           text.unicodeScalars.removeLast()       // nothing to undo: delete a character
+///           text.unicodeScalars.removeLast()  // nothing to undo: delete a character
 ///         }
 ///       } else {
 ///         let taken = context.process(InputKey(key))
-///         apply(context)                           // also when not taken: what was composing
-///         if !taken { text.unicodeScalars.append(key) }   // a key the keyboard does not take is text
+///         apply(context)  // also when not taken: what was composing
+///         if !taken { text.unicodeScalars.append(key) }  // a key the keyboard does not take is text
 ///       }
 ///       // show text, then context.preeditString (underlined) at the cursor
 ///     }
-///     context.flush()                              // the field loses focus: commit
+///     context.flush()  // the field loses focus: commit
 ///     apply(context)
 ///     // text == "안녕 간"
 ///

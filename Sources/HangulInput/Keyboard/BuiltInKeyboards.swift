@@ -14,30 +14,37 @@ enum BuiltInKeyboards {
 
   /// The rules of a combination file by name (first, second, result), or `nil`.
   static func combinations(ofFile name: String) -> [UInt32]? {
-    switch name {
-    case "hangul-combination-default.xml": return combinationDefault
-    case "hangul-combination-full.xml": return combinationFull
+    switch index(of: name, in: combinationFileNames) {
+    case 0: return combinationDefault
+    case 1: return combinationFull
     default: return nil
     }
   }
 
   /// The layout of the built-in keyboard `id`, or `nil`.
   static func layout(id: String) -> KeyboardLayout? {
-    switch id {
-    case "2": return keyboard2()
-    case "2y": return keyboard2y()
-    case "32": return keyboard32()
-    case "39": return keyboard39()
-    case "3f": return keyboard3f()
-    case "3s": return keyboard3s()
-    case "3y": return keyboard3y()
-    case "ro": return keyboardRo()
-    case "ahn": return keyboardAhn()
-    case "cheonjiin": return keyboardCheonjiin()
-    case "naratgeul": return keyboardNaratgeul()
-    case "sky2": return keyboardSky2()
+    switch index(of: id, in: ids) {
+    case 0: return keyboard2()
+    case 1: return keyboard2y()
+    case 2: return keyboard32()
+    case 3: return keyboard39()
+    case 4: return keyboard3f()
+    case 5: return keyboard3s()
+    case 6: return keyboard3y()
+    case 7: return keyboardRo()
+    case 8: return keyboardAhn()
+    case 9: return keyboardCheonjiin()
+    case 10: return keyboardNaratgeul()
+    case 11: return keyboardSky2()
     default: return nil
     }
+  }
+
+  /// The position of `name` in `names`, compared byte for byte: the names
+  /// are ASCII, and String's == would link Unicode's normalization tables
+  /// into an Embedded Swift build.
+  static func index(of name: String, in names: [String]) -> Int? {
+    names.firstIndex { $0.utf8.elementsEqual(name.utf8) }
   }
 
   /// A layout from key/value pairs and first/second/result triples.

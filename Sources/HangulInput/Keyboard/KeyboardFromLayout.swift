@@ -14,7 +14,7 @@ extension Keyboard {
   ///     keyboard?.hasJamoLabels   // false: its keys are ASCII positions
   public init?(builtIn id: String) {
     // The default keyboard is built once per run, however often it is asked for.
-    if id == "2" {
+    if id.utf8.elementsEqual("2".utf8) {  // bytes: no Unicode tables in Embedded Swift
       self = .twoSet
       return
     }
