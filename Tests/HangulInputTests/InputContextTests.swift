@@ -247,6 +247,12 @@ struct InputContextTests {
     context.process("4", at: 1000)
     #expect(context.commitString == "ㅋ")
     #expect(context.preeditString == "ㄱ")
+    // ㄲ was committed by the press that began a new cycle; the next press
+    // retypes that run, and ㄲ comes out again: the edit leaves it alone.
+    context.process("4", at: 1300)
+    #expect(context.deleteCount == 0)
+    #expect(context.commitString.isEmpty)
+    #expect(context.preeditString == "ㅋ")
     // Without times, presses cycle whatever the pause.
     var untimed = try #require(HangulInputContext(keyboardID: "cheonjiin", multitapTimeout: 500))
     _ = steps("44", on: &untimed)

@@ -41,6 +41,9 @@ public struct KeypadComposer: Sendable {
   /// How the calls since ``beginEdit(lineCount:)`` changed the line that
   /// was there then, for an input method's edit (``HangulInputContext``).
   package private(set) var edit = LineEdit(base: 0)
+  /// The bytes of that line the cuts removed, in order (the old line from
+  /// ``LineEdit/unchangedCount`` to its end).
+  package private(set) var removedBytes: [UInt8] = []
   /// The keys (ASCII codes) that type each compatibility jamo, by scalar value.
   public let pressesByJamo: [UInt32: [UInt8]]
   /// The key whose first label is each scalar value (ㅣ ㆍ ㅡ ㄱ …).
@@ -265,6 +268,7 @@ public struct KeypadComposer: Sendable {
       // line[..<untouched] is still the line as it was: count what goes of it.
       for byte in line[start..<untouched] where byte & 0xC0 != 0x80 { edit.removedScalars += 1 }
       edit.lowestCut = start
+      removedBytes.insert(contentsOf: line[start..<untouched], at: 0)
     }
     line.removeSubrange(start...)
   }
@@ -272,6 +276,7 @@ public struct KeypadComposer: Sendable {
   /// Starts noting how presses change the line, which holds `lineCount` bytes now.
   package mutating func beginEdit(lineCount: Int) {
     edit = LineEdit(base: lineCount)
+    removedBytes.removeAll(keepingCapacity: true)
   }
 
   private mutating func startRun(_ line: inout [UInt8]) {

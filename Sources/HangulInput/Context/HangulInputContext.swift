@@ -306,8 +306,24 @@ public struct HangulInputContext: Sendable {
     let before = keypadLine.count
     composer.beginEdit(lineCount: before)
     let result = change(&composer, &keypadLine)
-    deleteCount = composer.edit.removedScalars
-    commitUTF8.append(contentsOf: keypadLine[composer.edit.unchangedCount...])
+    // The new text after the unchanged start, less what it shares with the
+    // text it replaces (a retyped syllable that comes out the same).
+    let unchanged = composer.edit.unchangedCount
+    let removed = composer.removedBytes
+    var common = 0
+    while common < min(removed.count, keypadLine.count - unchanged),
+      removed[common] == keypadLine[unchanged + common]
+    {
+      common += 1
+    }
+    while common > 0,
+      common < removed.count && removed[common] & 0xC0 == 0x80
+        || unchanged + common < keypadLine.count && keypadLine[unchanged + common] & 0xC0 == 0x80
+    {
+      common -= 1  // back to the start of a scalar
+    }
+    deleteCount = composer.edit.removedScalars - Self.scalarCount(removed[..<common])
+    commitUTF8.append(contentsOf: keypadLine[(unchanged + common)...])
     keypad = composer
     trimKeypadLine()
     return result
@@ -348,7 +364,7 @@ public struct HangulInputContext: Sendable {
   }
 
   /// The number of Unicode scalars in well-formed UTF-8.
-  static func scalarCount(_ bytes: ArraySlice<UInt8>) -> Int {
+  static func scalarCount(_ bytes: some Collection<UInt8>) -> Int {
     var count = 0
     for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
     return count
