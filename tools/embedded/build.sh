@@ -14,6 +14,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/.build/embedded}
 mkdir -p "$out"
+# clang and wasm-ld from the toolchain of swiftc (a system clang may lack wasm32).
+toolchain=$(dirname "$(command -v swiftc)")
+clang=$toolchain/clang
+wasm_ld=$toolchain/wasm-ld
+[ -x "$clang" ] || clang=clang
+[ -x "$wasm_ld" ] || wasm_ld=wasm-ld
 sources=()
 while IFS= read -r -d '' file; do sources+=("$file"); done \
   < <(find "$root/Sources/HangulInput" -name '*.swift' -print0 | sort -z)
@@ -42,13 +48,13 @@ done
 
 dir="$out/wasm32-unknown-none-wasm"
 echo "clang --target=wasm32: wasm-support.c"
-clang --target=wasm32 -O2 -nostdlib -ffreestanding -fno-builtin -c \
+"$clang" --target=wasm32 -O2 -nostdlib -ffreestanding -fno-builtin -c \
   -o "$dir/wasm-support.o" "$here/wasm-support.c"
 echo "wasm-ld: hangul-input.wasm"
 exports=()
 for name in new delete process process_at backspace flush reset delete_count commit preedit; do
   exports+=("--export=hangul_input_$name")
 done
-wasm-ld --no-entry --gc-sections "${exports[@]}" --export=malloc --export=free \
+"$wasm_ld" --no-entry --gc-sections "${exports[@]}" --export=malloc --export=free \
   -o "$out/hangul-input.wasm" "$dir/HangulInput.o" "$dir/HangulInputC.o" "$dir/wasm-support.o"
 ls -l "$out/hangul-input.wasm" "$out"/*/HangulInput.o

@@ -100,7 +100,7 @@ public struct HangulInputContext: Sendable {
     case .keypad: keypad = KeypadComposer(layout: keyboard.layout)
     }
     keyOfJamo =
-      automaton == .layout && keyboard.hasJamoLabels
+      automaton == .layout && InputAutomaton.takesJamoLabels(keyboard)
       ? Jamo.all.map { keyboard.key(typing: $0) ?? 0 } : []
     keystrokes.isKept = options.backspace == .keystroke && automaton != .keypad
   }
