@@ -6,7 +6,7 @@
 /// finals, bare clusters, a vowel takes the last final), without its vowel
 /// combinations (strokes make those).
 ///
-///     var composer = KeypadComposer(layout: try KeyboardLayout.builtIn(id: "cheonjiin"))
+///     var composer = KeypadComposer(layout: KeyboardLayout(builtIn: "cheonjiin")!)
 ///     var line: [UInt8] = []
 ///     for key in "0125".utf8 { _ = composer.press(key: key, into: &line) }  // ㅇ ㅣ ㆍ ㄴ
 ///     composer.commit(into: &line)

@@ -3,7 +3,7 @@
 /// variants of the first two), reading every rule from the layout's tables,
 /// so that it types exactly what libhangul types with the same keyboard.
 ///
-///     var composer = LayoutComposer(layout: try KeyboardLayout.builtIn(id: "3f"))
+///     var composer = LayoutComposer(layout: KeyboardLayout(builtIn: "3f")!)
 ///     var line: [UInt8] = []
 ///     for key in "kf".utf8 { _ = composer.press(key: key, into: &line) }
 ///     composer.commit(into: &line)

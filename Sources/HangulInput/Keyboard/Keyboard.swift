@@ -4,7 +4,7 @@
 /// The automaton (``SyllableComposer``) reads only these tables, so another
 /// keyboard is another value of this type, not new code.
 ///
-///     let keyboard = try Keyboard(id: "2")
+///     let keyboard = Keyboard(builtIn: "2")!
 ///     keyboard.jamo(forASCII: UInt8(ascii: "r"))   // ㄱ
 ///     keyboard.jamo(forASCII: UInt8(ascii: "R"))   // ㄲ
 public struct Keyboard: Sendable, Equatable {

@@ -3,7 +3,7 @@
 /// the keys before it typed (천지인's vowel strokes ㅣ ㆍ ㅡ, 나랏글's 획추가 and
 /// 쌍자음), and the names of keys that have no jamo label.
 ///
-///     let rules = try KeyboardLayout.builtIn(id: "cheonjiin").keypad
+///     let rules = KeyboardLayout(builtIn: "cheonjiin")!.keypad
 ///     rules.cycles[UInt8(ascii: "4")]                        // [ㄱ, ㅋ, ㄲ] as scalar values
 ///     rules.next(from: [0x3163], key: UInt8(ascii: "2"))     // [0x314F] (ㅣ + ㆍ = ㅏ)
 ///     rules.start(key: UInt8(ascii: "4"))                    // [0x3131] (ㄱ)
