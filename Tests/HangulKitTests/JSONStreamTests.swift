@@ -194,6 +194,20 @@ struct JSONStreamTests {
     Broken(
       input: "{\"a\":1} oops, {\"b\":2} 12x [3]", records: [#"{"a":1}"#, #"{"b":2}"#, "12", "3"],
       problems: ["1:9: unexpected 'o' between values", "1:25: unexpected 'x' between values"]),
+    // A broken record after another value on its line: the next line's value starts the next record.
+    Broken(
+      input: "{\"a\":1} {\n{\"b\":2}\n{\"c\":3}",
+      records: [#"{"a":1}"#, "{ ! unexpected '{'", #"{"b":2}"#, #"{"c":3}"#], problems: []),
+    Broken(
+      input: "[{\"a\":1}, {\"b\"\n{\"c\":3},\n{\"d\":4}]",
+      records: [#"{"a":1}"#, "{\"b\" ! unexpected '{'", #"{"c":3}"#, #"{"d":4}"#],
+      problems: []),
+    // Lines indented further right than the broken record stay in it.
+    Broken(
+      input: "{\"a\":1} {\"b\":[1,,\n              {\"c\":3}]}\n{\"d\":4}",
+      records: [
+        #"{"a":1}"#, "{\"b\":[1,,\n              {\"c\":3}]} ! unexpected ','", #"{"d":4}"#,
+      ], problems: []),
   ]
 
   @Test(

@@ -1234,8 +1234,9 @@ public struct JSONRecordSplitter: Sendable {
     case UInt8(ascii: "\""):
       lenientString = true
     case UInt8(ascii: "{"), UInt8(ascii: "["):
-      if !lineHasContent, recordFirstOnLine, column(at: index, in: bytes) <= recordColumn {
-        // A value that starts a line left of the broken record: the next record.
+      if !lineHasContent, column(at: index, in: bytes) <= recordColumn {
+        // A value that starts a line no further right than the broken record
+        // (which may have begun after another value on its line): the next record.
         try finishRecord(at: index, in: bytes, body)
         if let frame = stack.last, frame.role == .records {
           stack[stack.count - 1].state = .element
