@@ -68,3 +68,107 @@ struct ReviewsHostileInputTests {
     #expect(measured.kib < 32 * 1024, "peak \(measured.kib) KiB")
   }
 }
+
+extension ReviewsHostileInputTests {
+  // MARK: - Garbage costs bounded memory (issue 35 item 11)
+
+  struct Garbage: Sendable, CustomStringConvertible {
+    var description: String
+    /// The file's bytes from `size`.
+    var make: @Sendable (Int) -> Data
+    /// The reason the first reject gives.
+    var reason: String
+  }
+
+  static let garbage: [Garbage] = [
+    Garbage(
+      description: "NUL bytes", make: { Data(count: $0) },
+      reason:
+        "unexpected end of input (the rest of the input is SIZE NUL bytes, as in a truncated file)"
+    ),
+    Garbage(
+      description: "opening braces", make: { Data(repeating: UInt8(ascii: "{"), count: $0) },
+      reason: "unexpected '{'"),
+    Garbage(
+      description: "opening brackets", make: { Data(repeating: UInt8(ascii: "["), count: $0) },
+      reason: "nesting deeper than 512"),
+    Garbage(
+      description: "random bytes",
+      make: { size in
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return Data(
+          (0..<size).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+          })
+      }, reason: ""),
+    Garbage(
+      description: "one string",
+      make: { Data("\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: $0) + Data("\"".utf8) },
+      reason: "not an object but a string"),
+    Garbage(
+      description: "one number", make: { Data(repeating: UInt8(ascii: "7"), count: $0) },
+      reason: "not an object but a number"),
+  ]
+
+  @Test("garbage costs bounded memory, and its reject keeps the first 64 KiB", arguments: garbage)
+  func boundedGarbage(_ garbage: Garbage) throws {
+    let size = Self.long ? 200_000_000 : 8_000_000
+    let (folder, url) = try file("garbage") { $0.write(garbage.make(size)) }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rejects = folder.appendingPathComponent("rejects.jsonl")
+    let measured = try peak(["import", "--rejects", rejects.path], file: url)
+    #expect(measured.kib < 32 * 1024, "peak \(measured.kib) KiB")
+    #expect(measured.status == 65)
+    let lines = try String(contentsOf: rejects, encoding: .utf8).split(separator: "\n")
+    // Each reject holds at most the sample, escaped (\u0000 is six bytes).
+    #expect(lines.allSatisfy { $0.utf8.count < 7 * JSONRecordBufferLimit.bytes })
+    guard !garbage.reason.isEmpty else { return }
+    let reason = garbage.reason.replacingOccurrences(of: "SIZE", with: "\(size)")
+    #expect(lines.count == 1)
+    #expect(lines.first?.contains("\"reason\":\"\(reason)") == true)
+    #expect(lines.first?.hasSuffix(",\"truncated\":true}") == true)
+  }
+
+  @Test("an unterminated string of 24 MB costs at most twice its size plus 16 MiB")
+  func unterminatedString() throws {
+    let size = Self.long ? 200_000_000 : 24_000_000
+    let (folder, url) = try file("open.json") { handle in
+      handle.write(Data("{\"content\":\"".utf8))
+      handle.write(Data(repeating: UInt8(ascii: "a"), count: size))
+    }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let rejects = folder.appendingPathComponent("rejects.jsonl")
+    let measured = try peak(["import", "--rejects", rejects.path], file: url)
+    #expect(measured.kib < (2 * size + (16 << 20)) / 1024, "peak \(measured.kib) KiB")
+    #expect(
+      measured.stderr
+        == "hangul-reviews: \(url.path):1:\(size + 13): record 0 rejected: unexpected end of input inside a string\n"
+        + "hangul-reviews: read 1 record, imported 0, rejected 1\n")
+    let reject = try String(contentsOf: rejects, encoding: .utf8)
+    #expect(reject.hasPrefix("{\"index\":0,\"line\":1,\"column\":\(size + 13),"))
+    #expect(reject.hasSuffix("aaa\",\"truncated\":true}\n"))
+    #expect(reject.utf8.count < 70_000)
+  }
+
+  // MARK: - Messages (issue 35 item 18)
+
+  @Test("a file cut short and padded with NUL bytes says where it ends, not U+0000")
+  func truncatedFile() throws {
+    let input =
+      Data("{\"content\":\"a\"}\n{\"content\":\"잘린".utf8) + Data(count: 4096)
+    let result = try reviews.run(["import"], input: input)
+    #expect(result.text == "{\"content\":\"a\"}\n")
+    #expect(
+      result.stderr
+        == "hangul-reviews: (standard input):2:15: record 1 rejected: unexpected end of input "
+        + "inside a string (the rest of the input is 4096 NUL bytes, as in a truncated file)\n"
+        + "hangul-reviews: read 2 records, imported 1, rejected 1\n")
+    #expect(result.status == 65)
+  }
+}
+
+/// The sample a reject keeps of a record that cannot be a review.
+enum JSONRecordBufferLimit {
+  static let bytes = 64 * 1024
+}

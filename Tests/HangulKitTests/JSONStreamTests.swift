@@ -202,6 +202,26 @@ struct JSONStreamTests {
       input: "[{\"a\":1}, {\"b\"\n{\"c\":3},\n{\"d\":4}]",
       records: [#"{"a":1}"#, "{\"b\" ! unexpected '{'", #"{"c":3}"#, #"{"d":4}"#],
       problems: []),
+    // A file cut short and padded with NUL bytes ends inside what it cut.
+    Broken(
+      input: "{\"a\":1}\n{\"b\":\"x\u{0}\u{0}\u{0}",
+      records: [
+        #"{"a":1}"#,
+        "{\"b\":\"x\u{0}\u{0}\u{0} ! unexpected end of input inside a string (the rest of the input is 3 NUL bytes, as in a truncated file)",
+      ], problems: []),
+    Broken(
+      input: "{\"a\":1,\u{0}",
+      records: [
+        "{\"a\":1,\u{0} ! unexpected end of input (the rest of the input is 1 NUL byte, as in a truncated file)"
+      ], problems: []),
+    // NUL bytes with more after them are only that.
+    Broken(
+      input: "{\"b\":\"x\u{0}\u{0}y\"}",
+      records: ["{\"b\":\"x\u{0}\u{0}y\"} ! U+0000 inside a string (escape it)"], problems: []),
+    // Closers with nothing open: one report for the run.
+    Broken(
+      input: "{\"a\":1}]]]]}}]\n{\"b\":2}", records: [#"{"a":1}"#, #"{"b":2}"#],
+      problems: ["1:8: unexpected ']'"]),
     // Lines indented further right than the broken record stay in it.
     Broken(
       input: "{\"a\":1} {\"b\":[1,,\n              {\"c\":3}]}\n{\"d\":4}",
@@ -225,6 +245,43 @@ struct JSONStreamTests {
         result.problems.map { "\($0.line):\($0.column): \($0.message)" } == broken.problems,
         "chunk \(chunk)")
     }
+  }
+
+  @Test(
+    "a record that cannot be a review is kept as its first 64 KiB, cut at a character boundary",
+    arguments: [
+      "{\"content\":\"BODY", "BODY\n", "[{\"a\":1,,\"content\":\"BODY\"}]", "\"BODY\"",
+      "{\"a\":[[[BODY]]]}",
+    ])
+  func sample(template: String) throws {
+    // 100,000 bytes of three-byte characters: the sample cannot end on a whole one by chance.
+    let body = String(repeating: "가", count: 33_334)
+    let parts = template.components(separatedBy: "BODY")
+    let input = Array((parts[0] + body + parts[1]).utf8)
+    for chunk in [4096, 1 << 20] {
+      let record = try #require(split(input, chunk: chunk).records.first)
+      #expect(record.isTruncated)
+      #expect(record.bytes.count <= JSONRecordSplitter.sampleLimit)
+      #expect(record.bytes.count > JSONRecordSplitter.sampleLimit - 4)
+      let start = record.column - 1  // all ASCII before it
+      #expect(Array(input[start..<(start + record.bytes.count)]) == record.bytes)
+      #expect(String(validating: record.bytes, as: UTF8.self) != nil)
+    }
+    // A valid object is kept whole, whatever its size: it may be a review.
+    let valid = Array(("{\"content\":\"" + body + "\"}").utf8)
+    let whole = try #require(split(valid, chunk: 4096).records.first)
+    #expect(!whole.isTruncated)
+    #expect(whole.bytes == valid)
+  }
+
+  @Test("garbage nested deeper than the limit is counted, not kept: its closers still match")
+  func deepGarbage() throws {
+    let deep =
+      "{\"a\":," + String(repeating: "[", count: 100_000)
+      + String(repeating: "]", count: 100_000) + "}\n{\"b\":2}"
+    let result = split(deep, chunk: 777)
+    #expect(result.records.map { $0.problem?.message } == ["unexpected ','", nil])
+    #expect(result.records.last.map { String(decoding: $0.bytes, as: UTF8.self) } == #"{"b":2}"#)
   }
 
   @Test("nesting deeper than the parser's limit is a syntax error in the record, not a crash")

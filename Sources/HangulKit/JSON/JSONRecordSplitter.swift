@@ -57,6 +57,10 @@ public struct JSONRecordSplitter: Sendable {
     public var members: [Member]
     /// Whether there is whitespace between its tokens.
     public var hasWhitespace: Bool
+    /// Whether ``bytes`` holds only the first ``JSONRecordSplitter/sampleLimit``
+    /// bytes of the record (cut at a character boundary): a record that is
+    /// broken or not an object is not kept whole, so that garbage costs bounded memory.
+    public var isTruncated = false
     /// The structure problems found since the record before (they are in
     /// ``takeStructureProblems()`` too): reporting them before the record
     /// keeps every report in input order, however the input is cut into chunks.
@@ -196,7 +200,7 @@ public struct JSONRecordSplitter: Sendable {
 
   // The record being read.
   private var inRecord = false
-  private var record: [UInt8] = []
+  private var record = JSONRecordBuffer()
   private var segmentStart = 0  // index in the chunk where the unsaved record bytes start
   private var recordBase = 0  // stack depth outside the record
   private var recordLine = 1
@@ -205,6 +209,13 @@ public struct JSONRecordSplitter: Sendable {
   private var recordIsObject = false
   private var recordHasWhitespace = false
   private var problem: Problem?
+  /// Whether the problem is at a U+0000 and every byte after it so far is one
+  /// too: the input may be a file cut short, which ends in NUL bytes.
+  private var onlyNULsSinceProblem = false
+  /// What the problem interrupted (a string, a number, a literal, or nothing).
+  private var tokenAtProblem = Token.none
+  /// How much deeper than ``maximumDepth`` a broken record nests: counted, not kept.
+  private var excessDepth = 0
   private var garbageRecord = false
   private var lenientString = false
   private var lenientEscape = false
@@ -223,6 +234,9 @@ public struct JSONRecordSplitter: Sendable {
 
   /// How deep a record may nest (as ``JSONParser`` allows): deeper is a syntax error.
   public static let maximumDepth = JSONParser.defaultMaximumDepth
+
+  /// How many bytes of a record that cannot be a review (broken, or not an object) are kept.
+  public static let sampleLimit = JSONRecordBuffer.sampleLimit
 
   public init(recordsField: String = "data") {
     self.recordsField = recordsField
@@ -331,7 +345,13 @@ public struct JSONRecordSplitter: Sendable {
   /// The offset in the record of the byte at `index` of the chunk.
   @inline(__always)
   private func recordOffset(_ index: Int) -> Int {
-    record.count + index - segmentStart
+    record.length + index - segmentStart
+  }
+
+  /// Whether the record being read can be kept as a sample only: it is broken
+  /// or is not an object, so it cannot be a review.
+  private var recordIsSampled: Bool {
+    @inline(__always) get { problem != nil || !recordIsObject }
   }
 
   /// How a character is named in messages: `'}'`, `U+000A`, `byte 0xFF`.
@@ -364,6 +384,8 @@ public struct JSONRecordSplitter: Sendable {
     if inRecord {
       if problem == nil {
         problem = Problem(message: message, line: line, column: column, offset: recordOffset(index))
+        onlyNULsSinceProblem = index < bytes.count && bytes[index] == 0
+        tokenAtProblem = token
       }
     } else {
       addStructureProblem(Problem(message: message, line: line, column: column, offset: 0))
@@ -390,9 +412,11 @@ public struct JSONRecordSplitter: Sendable {
     inRecord = true
     recordBase = stack.count
     segmentStart = index
-    record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+    record.reset()
     members.removeAll(keepingCapacity: true)
     problem = nil
+    onlyNULsSinceProblem = false
+    excessDepth = 0
     pendingCloser = -1
     garbageRecord = false
     lenientString = false
@@ -409,21 +433,21 @@ public struct JSONRecordSplitter: Sendable {
     at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
     _ body: (Record) throws -> Void
   ) rethrows {
-    record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]))
-    if let cut, cut < record.count { record.removeSubrange(cut...) }
+    record.append(
+      UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), sampleOnly: recordIsSampled)
+    if let cut { record.cut(at: cut) }
     if problem != nil {
       // A broken record ends where its text does, not with the line break after it.
-      while let last = record.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
-        record.removeLast()
-      }
+      record.trimTrailingWhitespace()
     }
+    if recordIsSampled { record.keepSampleOnly() }
     inRecord = false
     if stack.count > recordBase { stack.removeLast(stack.count - recordBase) }
     token = .none
     var found = Record(
-      bytes: record, index: recordCount, line: recordLine, column: recordColumn,
+      bytes: record.bytes, index: recordCount, line: recordLine, column: recordColumn,
       problem: problem, isObject: recordIsObject, members: problem == nil ? members : [],
-      hasWhitespace: recordHasWhitespace)
+      hasWhitespace: recordHasWhitespace, isTruncated: record.isTruncated)
     if problemsHandedOut < structureProblems.count {
       found.structureProblemsBefore = Array(structureProblems[problemsHandedOut...])
       problemsHandedOut = structureProblems.count
@@ -519,7 +543,8 @@ public struct JSONRecordSplitter: Sendable {
     }
     // Keep what the chunk held of the record and of a member name.
     if inRecord {
-      record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<count]))
+      record.append(
+        UnsafeBufferPointer(rebasing: bytes[segmentStart..<count]), sampleOnly: recordIsSampled)
       segmentStart = 0
     }
     if nameStart >= 0 {
@@ -714,7 +739,7 @@ public struct JSONRecordSplitter: Sendable {
           if inRecord {
             // The top-level object being read is an envelope: what came before is read past.
             inRecord = false
-            record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+            record.discard()
             stack[0].role = .envelope
           }
           role = .records
@@ -744,6 +769,9 @@ public struct JSONRecordSplitter: Sendable {
           // A trailing comma: the container still ends here.
           stack.removeLast()
           try valueEnded(at: index + 1, in: bytes, body)
+        } else if stack.isEmpty {
+          // A closer with nothing open: the text it starts is skipped, one report for a run.
+          skippingText = true
         }
         return
       }
@@ -1179,6 +1207,7 @@ public struct JSONRecordSplitter: Sendable {
     at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
   ) rethrows {
     let byte = bytes[index]
+    if onlyNULsSinceProblem, byte != 0 { onlyNULsSinceProblem = false }
     if garbageRecord {
       if byte == 0x0A {
         try finishRecord(at: index, in: bytes, body)
@@ -1244,9 +1273,18 @@ public struct JSONRecordSplitter: Sendable {
         try structural(at: index, in: bytes, body)
         return
       }
-      stack.append(
-        Frame(isObject: byte == UInt8(ascii: "{"), state: .commaOrEndObject, role: .plain))
+      if stack.count - recordBase > Self.maximumDepth {
+        // Deeper than any record may be: counted, so that memory stays bounded.
+        excessDepth += 1
+      } else {
+        stack.append(
+          Frame(isObject: byte == UInt8(ascii: "{"), state: .commaOrEndObject, role: .plain))
+      }
     case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      if excessDepth > 0 {
+        excessDepth -= 1
+        break
+      }
       let isObject = byte == UInt8(ascii: "}")
       guard let match = stack.lastIndex(where: { $0.isObject == isObject }) else { break }
       if match >= recordBase {
@@ -1275,6 +1313,16 @@ public struct JSONRecordSplitter: Sendable {
 
   // MARK: - The end
 
+  /// What an end of input interrupts, as messages say it: ` inside a string`.
+  private func inside(_ token: Token) -> String {
+    switch token {
+    case .string: " inside a string"
+    case .number: " inside a number"
+    case .literal: " inside '\(literal)'"
+    case .none: ""
+    }
+  }
+
   private mutating func finish(_ body: (Record) throws -> Void) rethrows {
     if !started {
       started = true
@@ -1297,16 +1345,16 @@ public struct JSONRecordSplitter: Sendable {
       }
       if inRecord {
         if problem == nil {
-          let what =
-            switch token {
-            case .string: " inside a string"
-            case .number: " inside a number"
-            case .literal: " inside '\(literal)'"
-            case .none: ""
-            }
           problem = Problem(
-            message: "unexpected end of input\(what)", line: line, column: anchorColumn,
-            offset: record.count)
+            message: "unexpected end of input\(inside(token))", line: line, column: anchorColumn,
+            offset: record.length)
+        } else if onlyNULsSinceProblem, let found = problem {
+          // A file cut short and padded with NUL bytes (as a crash or truncate(1) leaves it).
+          let count = record.length - found.offset
+          let message =
+            "unexpected end of input\(inside(tokenAtProblem)) (the rest of the input is "
+            + "\(count) NUL byte\(count == 1 ? "" : "s"), as in a truncated file)"
+          problem?.message = message
         }
         try finishRecord(at: 0, in: empty, body)
       }

@@ -160,7 +160,8 @@ public struct ReviewImportFilter: ByteFilter {
       reject(
         ReviewReject(
           file: fileName, index: record.index, line: error.line, column: error.column,
-          reason: error.reason, recordJSON: error.recordJSON))
+          reason: error.reason, recordJSON: error.recordJSON,
+          recordIsTruncated: error.recordIsTruncated))
     }
   }
 

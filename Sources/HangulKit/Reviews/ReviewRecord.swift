@@ -30,6 +30,14 @@ struct ReviewRecord {
     var column: Int
     /// The record as JSON text, or its raw text as a JSON string.
     var recordJSON: String
+    /// Whether ``recordJSON`` holds only the start of the record (see
+    /// ``JSONRecordSplitter/Record/isTruncated``).
+    var recordIsTruncated = false
+  }
+
+  /// The record's raw text as a JSON string (the start of it, when only that was kept).
+  static func rawText(_ raw: JSONRecordSplitter.Record) -> String {
+    JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self))
   }
 
   /// Checks a record without building its value: valid JSON (the splitter
@@ -43,13 +51,15 @@ struct ReviewRecord {
     if let problem = raw.problem {
       throw Problem(
         reason: problem.message, line: problem.line, column: problem.column,
-        recordJSON: JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self)))
+        recordJSON: rawText(raw), recordIsTruncated: raw.isTruncated)
     }
     func problem(_ reason: String, at offset: Int) -> Problem {
       let place = raw.position(ofOffset: offset)
+      // Only the start of a long value that is not an object was kept: not JSON by itself.
       return Problem(
         reason: reason, line: place.line, column: place.column,
-        recordJSON: String(decoding: raw.compacted, as: UTF8.self))
+        recordJSON: raw.isTruncated ? rawText(raw) : String(decoding: raw.compacted, as: UTF8.self),
+        recordIsTruncated: raw.isTruncated)
     }
     guard raw.isObject else {
       throw problem("not an object but \(raw.kindName(at: 0))", at: 0)
@@ -146,9 +156,14 @@ public struct ReviewReject: Sendable, Equatable {
   public var reason: String
   /// The record as it came (compacted), or its raw text as a JSON string.
   public var recordJSON: String
+  /// Whether ``recordJSON`` is only the start of the record's raw text (a
+  /// broken record or a value that is not an object, longer than
+  /// ``JSONRecordSplitter/sampleLimit``).
+  public var recordIsTruncated: Bool
 
   public init(
-    file: String, index: Int, line: Int, column: Int, reason: String, recordJSON: String
+    file: String, index: Int, line: Int, column: Int, reason: String, recordJSON: String,
+    recordIsTruncated: Bool = false
   ) {
     self.file = file
     self.index = index
@@ -156,11 +171,14 @@ public struct ReviewReject: Sendable, Equatable {
     self.column = column
     self.reason = reason
     self.recordJSON = recordJSON
+    self.recordIsTruncated = recordIsTruncated
   }
 
-  /// `{"index":N,"line":L,"column":C,"reason":"…","record":…}`
+  /// `{"index":N,"line":L,"column":C,"reason":"…","record":…}`, and `"truncated":true`
+  /// when the record is only its start.
   public var jsonLine: String {
-    "{\"index\":\(index),\"line\":\(line),\"column\":\(column),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)}"
+    "{\"index\":\(index),\"line\":\(line),\"column\":\(column),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)"
+      + (recordIsTruncated ? ",\"truncated\":true}" : "}")
   }
 
   /// `FILE:LINE:COLUMN: record N rejected: reason`, for standard error.

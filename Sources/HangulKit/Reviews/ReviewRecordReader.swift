@@ -79,25 +79,23 @@ struct ReviewRecordReader {
   ) {
     let name = fileName
     let report = self.report
-    var reported: [PositionedError] = []
-    splitter.feed(chunk, isLast: isLast) { record in
-      for problem in record.structureProblemsBefore {
-        let error = PositionedError(
-          file: name, line: problem.line, column: problem.column, message: problem.message)
-        reported.append(error)
-        report(error)
-      }
-      handle(record, name, &output)
-    }
-    let rest = splitter.takeStructureProblems().dropFirst(reported.count)
-    for problem in rest {
+    // Only the count and the first hundred are kept: a flood of problems costs no memory here.
+    var reportedCount = 0
+    var kept = structureProblems
+    func reportProblem(_ problem: JSONRecordSplitter.Problem) {
       let error = PositionedError(
         file: name, line: problem.line, column: problem.column, message: problem.message)
-      reported.append(error)
+      reportedCount += 1
+      if kept.count < 100 { kept.append(error) }
       report(error)
     }
-    structureProblemCount += reported.count
-    structureProblems += reported.prefix(max(0, 100 - structureProblems.count))
+    splitter.feed(chunk, isLast: isLast) { record in
+      record.structureProblemsBefore.forEach(reportProblem)
+      handle(record, name, &output)
+    }
+    splitter.takeStructureProblems().dropFirst(reportedCount).forEach(reportProblem)
+    structureProblemCount += reportedCount
+    structureProblems = kept
   }
 
   /// Ends the last input.
