@@ -172,3 +172,45 @@ extension ReviewsHostileInputTests {
 enum JSONRecordBufferLimit {
   static let bytes = 64 * 1024
 }
+
+extension ReviewsHostileInputTests {
+  @Test(
+    "a long value is cut in messages: its first 40 characters and …",
+    arguments: [
+      (
+        String(repeating: "1", count: 1_000_000),
+        String(repeating: "1", count: 40) + "… is not a number of seconds"
+      ),
+      (
+        "\"" + String(repeating: "어", count: 1_000_000) + "\"",
+        "\"" + String(repeating: "어", count: 40)
+          + "\"… is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
+      ),
+      ("\"어제\"", "\"어제\" is not a date like 2022-07-21T11:53:58.652Z"),
+    ])
+  func longValueInMessage(date: String, reason: String) throws {
+    let input = "{\"content\":\"a\",\"createdAt\":\(date)}\n"
+    let imported = try reviews.run(["import"], input: Data(input.utf8))
+    #expect(imported.status == 65)
+    #expect(
+      imported.stderr.hasPrefix(
+        "hangul-reviews: (standard input):1:28: record 0 rejected: createdAt: \(reason)"))
+    #expect(imported.stderr.utf8.count < 400)
+    let exported = try reviews.run(["export", "--relative-time"], input: Data(input.utf8))
+    #expect(exported.stderr.contains("record 0 skipped: createdAt: \(reason)"))
+    #expect(exported.stderr.utf8.count < 400)
+  }
+
+  @Test("a long member name that cannot be a column is cut in the message")
+  func longColumnName() throws {
+    let name = String(repeating: "이름", count: 50_000) + "\\u0000"
+    let input = "{\"content\":\"a\",\"\(name)\":1}\n"
+    let result = try reviews.run(["export", "--to", "csv"], input: Data(input.utf8))
+    #expect(result.status == 65)
+    #expect(
+      result.stderr.contains(
+        "record 0 skipped: the member name \"" + String(repeating: "이름", count: 20)
+          + "\"… holds U+0000; name the columns with --columns\n"))
+    #expect(result.stderr.utf8.count < 400)
+  }
+}

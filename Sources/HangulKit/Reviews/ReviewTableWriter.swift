@@ -140,7 +140,7 @@ public struct ReviewTableWriter: Sendable {
       guard written else {
         output.removeSubrange(rowStart...)
         return
-          "\(JSONWriter.quoted(column.name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
+          "\(MessageExcerpt.quoted(column.name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
       }
     }
     endRow(startingAt: rowStart, into: &output)
@@ -263,7 +263,7 @@ public struct ReviewTableWriter: Sendable {
   /// name, or a name PostgreSQL would cut to 63 bytes.
   static func problem(with names: [[UInt8]], format: Format) -> String? {
     for name in names {
-      let quoted = JSONWriter.quoted(String(decoding: name, as: UTF8.self))
+      let quoted = MessageExcerpt.quoted(utf8: name)
       if name.contains(0) {
         return "the member name \(quoted) holds U+0000; name the columns with --columns"
       }
