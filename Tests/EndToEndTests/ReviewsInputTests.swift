@@ -127,6 +127,22 @@ struct ReviewsInputTests {
         #"{"index":0,"line":1,"column":16,"reason":"unexpected ']'","record":"{\"content\":\"a\""}"#
         + "\n"),
     Case(
+      name: "a review with a data array of its own is a record, not an envelope",
+      input:
+        "{\"_id\":1,\"data\":[{\"url\":\"a.png\"}],\"content\":\"e\u{301}\"}\n"
+        + "{\"content\":\"b\",\"data\":[{\"content\":\"c\"}]}\n",
+      stdout: "{\"_id\":1,\"data\":[{\"url\":\"a.png\"}],\"content\":\"é\"}\n"
+        + "{\"content\":\"b\",\"data\":[{\"content\":\"c\"}]}\n",
+      stderr: ["read 2 records, imported 2, rejected 0"], status: 0),
+    Case(
+      name: "an envelope's own content after its records is reported, not dropped silently",
+      input: "{\"data\":[{\"content\":\"a\"}],\"content\":\"own\"}\n",
+      stdout: "{\"content\":\"a\"}\n",
+      stderr: [
+        "FILE:1:37: the envelope's own \"content\" string is not imported: its \"data\" was already read as records",
+        "read 1 record, imported 1, rejected 0",
+      ], status: 65),
+    Case(
       name: "duplicate content members are all normalized",
       input: "{\"content\":\"e\u{301}\",\"n\":1,\"content\":\"\u{1100}\u{1161}\"}\n",
       stdout: "{\"content\":\"é\",\"n\":1,\"content\":\"가\"}\n",

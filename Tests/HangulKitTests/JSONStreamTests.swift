@@ -1,6 +1,11 @@
 import HangulKit
 import Testing
 
+/// How much of an object with a records member is read before it is taken for an envelope.
+enum JSONRecordSplitterLimits {
+  static let envelopeDecision = 1 << 20
+}
+
 /// SPEC §5 input: any sequence of JSON values, split into records with
 /// positions, conformance with RFC 8259, and resynchronization.
 @Suite("JSON record stream")
@@ -123,6 +128,75 @@ struct JSONStreamTests {
     #expect(result.records.map(\.index) == Array(0..<10))
     #expect(result.records.map(\.line) == [1, 2, 2, 3, 3, 3, 4, 4, 4, 4])
     #expect(result.records.map(\.column) == [1, 2, 18, 25, 79, 96, 2, 19, 21, 28])
+  }
+
+  struct Either: Sendable, CustomStringConvertible {
+    var input: String
+    var records: [String]
+    var problems: [String] = []
+    var description: String { input }
+  }
+
+  static let eitherCases: [Either] = [
+    // A content string makes an object with a data array a record, wherever it stands.
+    Either(
+      input: #"{"_id":1,"data":[1,2],"content":"리뷰"}"#,
+      records: [#"{"_id":1,"data":[1,2],"content":"리뷰"}"#]),
+    Either(
+      input: #"{"data":[{"url":"a"}],"content":"y","data":[]}"#,
+      records: [#"{"data":[{"url":"a"}],"content":"y","data":[]}"#]),
+    Either(
+      input: #"{"con\u0074ent":"y","data":[{"content":"x"}]}"#,
+      records: [#"{"con\u0074ent":"y","data":[{"content":"x"}]}"#]),
+    // Without one, an envelope: its records, its other members read past.
+    Either(
+      input: "{\"ok\":1,\"data\":[{\"a\":1},\n 7, {\"b\":[2]}],\"content\":5} {\"c\":3}",
+      records: [#"{"a":1}"#, "7", #"{"b":[2]}"#, #"{"c":3}"#]),
+    Either(input: #"{"data":[],"page":2}"#, records: []),
+    // A record in the records member tells at once: an envelope, whose own content is reported.
+    Either(
+      input: #"{"data":[{"x":1},{"content":"a"},{"content":"b"}],"content":"own"}"#,
+      records: [#"{"x":1}"#, #"{"content":"a"}"#, #"{"content":"b"}"#],
+      problems: [
+        #"1:61: the envelope's own "content" string is not imported: its "data" was already read as records"#
+      ]),
+    // Broken: read again as an envelope, each broken record rejected on its own.
+    Either(
+      input: "{\"data\":[{\"x\":1,,\"y\":2},\n{\"content\":\"a\"}]}\n{\"content\":\"b\"}",
+      records: [#"{"x":1,,"y":2} ! unexpected ','"#, #"{"content":"a"}"#, #"{"content":"b"}"#]),
+    Either(
+      input: "{\"data\":[{\"x\":1},{\"y\":",
+      records: [#"{"x":1}"#, #"{"y": ! unexpected end of input"#],
+      problems: ["1:23: unexpected end of input inside the envelope that starts at 1:1"]),
+  ]
+
+  @Test(
+    "an object with a records member is a record when it has a content string, else an envelope",
+    arguments: eitherCases)
+  func envelopeOrRecord(_ example: Either) {
+    for chunk in [1, 2, 5, 1 << 20] {
+      let result = split(example.input, chunk: chunk)
+      let records = result.records.map { record in
+        String(decoding: record.bytes, as: UTF8.self)
+          + (record.problem.map { " ! " + $0.message } ?? "")
+      }
+      #expect(records == example.records, "chunk \(chunk)")
+      #expect(result.records.map(\.index) == Array(0..<example.records.count))
+      #expect(
+        result.problems.map { "\($0.line):\($0.column): \($0.message)" } == example.problems,
+        "chunk \(chunk)")
+    }
+  }
+
+  @Test("an object read for 1 MiB without a content string is an envelope; a later one is reported")
+  func envelopeDecidedByLength() throws {
+    let elements = (0..<40_000).map { "{\"n\":\($0),\"pad\":\"0123456789\"}" }
+    let input = "{\"data\":[" + elements.joined(separator: ",") + "],\"content\":\"late\"}"
+    #expect(input.utf8.count > JSONRecordSplitterLimits.envelopeDecision)
+    let result = split(Array(input.utf8), chunk: 64 * 1024)
+    #expect(result.records.count == 40_000)
+    #expect(result.records.last.map { String(decoding: $0.bytes, as: UTF8.self) } == elements.last)
+    #expect(result.problems.map { String($0.message.prefix(25)) } == ["the envelope's own \"conte"])
   }
 
   @Test("--records-field names the envelope's member, escaped or not")

@@ -69,6 +69,8 @@ public struct JSONRecordSplitter: Sendable {
 
   /// The member that holds an envelope's records.
   public let recordsField: String
+  /// The member that holds a review's text: an object with a string there is a record.
+  public let contentField: String
   /// Problems with the structure around records found since ``takeStructureProblems()``
   /// was last called (call it after each chunk: memory stays bounded).
   public private(set) var structureProblems: [Problem] = []
@@ -166,6 +168,8 @@ public struct JSONRecordSplitter: Sendable {
   }
 
   private let recordsFieldBytes: [UInt8]
+  /// The member whose string makes an object a record rather than an envelope.
+  private let contentFieldBytes: [UInt8]
   private var stack = FrameStack()
 
   // Position.
@@ -216,6 +220,14 @@ public struct JSONRecordSplitter: Sendable {
   private var tokenAtProblem = Token.none
   /// How much deeper than ``maximumDepth`` a broken record nests: counted, not kept.
   private var excessDepth = 0
+  /// The offset in the input of the record's first byte.
+  private var recordStartOffset = 0
+  /// A top-level object with a records member, while it may yet be a record.
+  private var candidate = JSONEnvelopeCandidate()
+  /// Whether such an object is an envelope at once (when one is read again as one).
+  private var decidesEnvelopesAtOnce = false
+  /// Where the scan goes on after a record was read again as an envelope (-1: after the byte).
+  private var restartIndex = -1
   private var garbageRecord = false
   private var lenientString = false
   private var lenientEscape = false
@@ -238,9 +250,13 @@ public struct JSONRecordSplitter: Sendable {
   /// How many bytes of a record that cannot be a review (broken, or not an object) are kept.
   public static let sampleLimit = JSONRecordBuffer.sampleLimit
 
-  public init(recordsField: String = "data") {
+  /// A splitter of envelopes whose records are in `recordsField`; an object
+  /// with a `contentField` string member is a record, not an envelope.
+  public init(recordsField: String = "data", contentField: String = "content") {
     self.recordsField = recordsField
+    self.contentField = contentField
     recordsFieldBytes = Array(recordsField.utf8)
+    contentFieldBytes = Array(contentField.utf8)
   }
 
   /// Feeds the next chunk; `body` receives each complete record.
@@ -351,7 +367,7 @@ public struct JSONRecordSplitter: Sendable {
   /// Whether the record being read can be kept as a sample only: it is broken
   /// or is not an object, so it cannot be a review.
   private var recordIsSampled: Bool {
-    @inline(__always) get { problem != nil || !recordIsObject }
+    @inline(__always) get { problem != nil && !candidate.isOpen || !recordIsObject }
   }
 
   /// How a character is named in messages: `'}'`, `U+000A`, `byte 0xFF`.
@@ -426,6 +442,8 @@ public struct JSONRecordSplitter: Sendable {
     recordLine = line
     recordColumn = column(at: index, in: bytes)
     recordFirstOnLine = !lineHasContent
+    recordStartOffset = chunkStart + index
+    candidate = JSONEnvelopeCandidate()
   }
 
   /// Ends the record just before `end` and hands it to `body`.
@@ -433,6 +451,16 @@ public struct JSONRecordSplitter: Sendable {
     at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
     _ body: (Record) throws -> Void
   ) rethrows {
+    if candidate.isOpen {
+      keepRecord(upTo: end, in: bytes)
+      guard hasContentString else {
+        // No content string to its end: an envelope, read again as one.
+        try readCandidateAsEnvelope(continuingAt: end, in: bytes, body)
+        restartIndex = end
+        return
+      }
+      candidate = JSONEnvelopeCandidate()
+    }
     record.append(
       UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), sampleOnly: recordIsSampled)
     if let cut { record.cut(at: cut) }
@@ -456,6 +484,83 @@ public struct JSONRecordSplitter: Sendable {
     try body(found)
   }
 
+  // MARK: - Envelope candidates (see JSONEnvelopeCandidate)
+
+  /// Keeps the record's bytes up to `index` of the chunk, so that its members can be looked at.
+  private mutating func keepRecord(upTo index: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    record.append(
+      UnsafeBufferPointer(rebasing: bytes[segmentStart..<index]), sampleOnly: recordIsSampled)
+    segmentStart = index
+  }
+
+  /// Whether a top-level member of the record read so far is a content string
+  /// (its bytes kept up to the last member's end).
+  private var hasContentString: Bool {
+    members.contains {
+      JSONEnvelopeCandidate.isContentString(
+        name: $0.name, value: $0.value, in: record.bytes, contentField: contentFieldBytes)
+    }
+  }
+
+  /// Looks at what ended in the candidate since the last look: a content
+  /// string member makes it a record; a record in its records member, an envelope.
+  private mutating func lookAtCandidate(
+    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    guard inRecord, candidate.isOpen else {
+      candidate = JSONEnvelopeCandidate()
+      return
+    }
+    keepRecord(upTo: index, in: bytes)
+    let element = candidate.takeElement()
+    while candidate.membersSeen < members.count {
+      let member = members[candidate.membersSeen]
+      candidate.membersSeen += 1
+      if JSONEnvelopeCandidate.isContentString(
+        name: member.name, value: member.value, in: record.bytes, contentField: contentFieldBytes)
+      {
+        candidate = JSONEnvelopeCandidate()
+        return
+      }
+    }
+    if let element,
+      JSONEnvelopeCandidate.isRecord(element, in: record.bytes, contentField: contentFieldBytes)
+    {
+      try readCandidateAsEnvelope(continuingAt: index, in: bytes, body)
+    }
+  }
+
+  /// Reads the candidate again as an envelope, from its first byte to `index`
+  /// of the chunk, and goes on from there as that reading stands: its
+  /// records, problems, nesting and positions are those of an envelope read
+  /// from the start.
+  private mutating func readCandidateAsEnvelope(
+    continuingAt index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    record.append(UnsafeBufferPointer(rebasing: bytes[segmentStart..<index]), sampleOnly: false)
+    let point = ResumePoint(
+      offset: recordStartOffset, line: recordLine, column: recordColumn,
+      lineHasContent: !recordFirstOnLine, container: .none)
+    var envelope = JSONRecordSplitter(
+      recordsField: recordsField, contentField: contentField, resumingAt: point)
+    envelope.decidesEnvelopesAtOnce = true
+    envelope.recordCount = recordCount
+    envelope.structureProblems = structureProblems
+    envelope.structureProblemCount = structureProblemCount
+    envelope.problemsHandedOut = problemsHandedOut
+    let text = record.bytes
+    record.discard()
+    try text.withUnsafeBufferPointer { try envelope.scan($0, body) }
+    assert(envelope.chunkStart == chunkStart + index, "read again up to where this reading stands")
+    envelope.decidesEnvelopesAtOnce = false
+    envelope.chunkStart = chunkStart
+    envelope.cutSequence = cutSequence
+    // What that reading left to the next chunk starts at `index` of this one.
+    if envelope.inRecord { envelope.segmentStart = index }
+    if envelope.nameStart >= 0 { envelope.nameStart = index }
+    self = envelope
+  }
+
   // MARK: - Scanning
 
   private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void)
@@ -464,9 +569,10 @@ public struct JSONRecordSplitter: Sendable {
     var index = 0
     let count = bytes.count
     while index < count {
+      if candidate.needsLook { try lookAtCandidate(at: index, in: bytes, body) }
       if inRecord, problem != nil {
         try lenient(at: index, in: bytes, body)
-        index += 1
+        index = afterByte(index)
         continue
       }
       switch token {
@@ -539,8 +645,9 @@ public struct JSONRecordSplitter: Sendable {
         continue
       }
       try structural(at: index, in: bytes, body)
-      index += 1
+      index = afterByte(index)
     }
+    if candidate.needsLook { try lookAtCandidate(at: count, in: bytes, body) }
     // Keep what the chunk held of the record and of a member name.
     if inRecord {
       record.append(
@@ -553,6 +660,24 @@ public struct JSONRecordSplitter: Sendable {
     }
     _ = column(at: count, in: bytes)
     chunkStart += count
+    if candidate.isOpen, record.length > JSONEnvelopeCandidate.decisionLimit {
+      if hasContentString {
+        candidate = JSONEnvelopeCandidate()
+      } else {
+        // Too long to wait for: an envelope (a content string after this is reported).
+        try [UInt8]().withUnsafeBufferPointer {
+          try readCandidateAsEnvelope(continuingAt: 0, in: $0, body)
+        }
+      }
+    }
+  }
+
+  /// The index the scan goes on from after the byte at `index`.
+  @inline(__always)
+  private mutating func afterByte(_ index: Int) -> Int {
+    guard restartIndex >= 0 else { return index + 1 }
+    defer { restartIndex = -1 }
+    return restartIndex
   }
 
   /// The bytes of valid JSON that make up most of a record, taken without
@@ -701,6 +826,9 @@ public struct JSONRecordSplitter: Sendable {
     if stack.count == recordBase { return false }
     if recordIsObject, stack.count == recordBase + 1 {
       members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+      if candidate.isOpen { candidate.memberEnded() }
+    } else if stack.count == candidate.recordsDepth {
+      candidate.elementEnded(at: recordOffset(end))
     }
     return true
   }
@@ -728,6 +856,12 @@ public struct JSONRecordSplitter: Sendable {
         stack[stack.count - 1].state = .colon
         beginString(at: index, isName: true, in: bytes)
       } else if try beginValue(at: index, in: bytes, body) {
+        if !inRecord, stack.count == 1, stack[0].role == .envelope, nameIsContentField {
+          fail(
+            "the envelope's own \(JSONWriter.quoted(contentField)) string is not imported: "
+              + "its \(JSONWriter.quoted(recordsField)) was already read as records",
+            at: index, in: bytes)
+        }
         beginString(at: index, isName: false, in: bytes)
       }
     case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -735,7 +869,13 @@ public struct JSONRecordSplitter: Sendable {
       let holdsRecords = !isObject && (stack.isEmpty && !inRecord || isRecordsMember)
       if try beginValue(at: index, in: bytes, body) {
         var role = Role.plain
-        if holdsRecords {
+        if holdsRecords, inRecord, !decidesEnvelopesAtOnce {
+          // It may yet be a record with a data array: read on as one until that is known.
+          keepRecord(upTo: index, in: bytes)
+          if !hasContentString {
+            candidate.beginRecords(at: recordOffset(index + 1), depth: stack.count + 1)
+          }
+        } else if holdsRecords {
           if inRecord {
             // The top-level object being read is an envelope: what came before is read past.
             inRecord = false
@@ -816,7 +956,8 @@ public struct JSONRecordSplitter: Sendable {
         if inRecord { try lenient(at: index, in: bytes, body) }
       }
     }
-    lineHasContent = true
+    // After a record read again as an envelope, that reading's state stands.
+    if restartIndex < 0 { lineHasContent = true }
   }
 
   /// Reports an unexpected character; at the top level, the text it starts is skipped.
@@ -835,10 +976,16 @@ public struct JSONRecordSplitter: Sendable {
     return recordBase == 0 && problem == nil && nameMatches
   }
 
-  private var nameMatches: Bool {
-    if !nameBytes.contains(UInt8(ascii: "\\")) { return nameBytes == recordsFieldBytes }
+  private var nameMatches: Bool { nameIs(recordsFieldBytes, recordsField) }
+
+  /// Whether the member name just read at the top level is the content field.
+  private var nameIsContentField: Bool { !nameOverflow && nameIs(contentFieldBytes, contentField) }
+
+  /// Whether the member name just read at the top level is `text` (its UTF-8 `bytes`).
+  private func nameIs(_ bytes: [UInt8], _ text: String) -> Bool {
+    if !nameBytes.contains(UInt8(ascii: "\\")) { return nameBytes == bytes }
     let token = [UInt8(ascii: "\"")] + nameBytes + [UInt8(ascii: "\"")]
-    return (try? JSONParser.parse(token))?.stringValue == recordsField
+    return (try? JSONParser.parse(token))?.stringValue == text
   }
 
   /// A value starts at `index`: checks that one may, starts a record where
@@ -880,6 +1027,9 @@ public struct JSONRecordSplitter: Sendable {
       try finishRecord(at: end, in: bytes, body)
     } else if recordIsObject, stack.count == recordBase + 1 {
       members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+      if candidate.isOpen { candidate.memberEnded() }
+    } else if stack.count == candidate.recordsDepth {
+      candidate.elementEnded(at: recordOffset(end))
     }
   }
 
@@ -1267,6 +1417,8 @@ public struct JSONRecordSplitter: Sendable {
         // A value that starts a line no further right than the broken record
         // (which may have begun after another value on its line): the next record.
         try finishRecord(at: index, in: bytes, body)
+        // Read again as an envelope: that reading takes this byte too.
+        if restartIndex >= 0 { return }
         if let frame = stack.last, frame.role == .records {
           stack[stack.count - 1].state = .element
         }
@@ -1336,6 +1488,13 @@ public struct JSONRecordSplitter: Sendable {
       try rest.withUnsafeBufferPointer { try scan($0, body) }
     }
     try [UInt8]().withUnsafeBufferPointer { empty in
+      if inRecord, candidate.isOpen {
+        if hasContentString {
+          candidate = JSONEnvelopeCandidate()
+        } else {
+          try readCandidateAsEnvelope(continuingAt: 0, in: empty, body)
+        }
+      }
       if token == .number, numberState.isComplete, !(inRecord && problem != nil) {
         token = .none
         try valueEnded(at: 0, in: empty, body)
@@ -1418,8 +1577,10 @@ extension JSONRecordSplitter {
 
   /// A splitter that starts at `point`, as the splitter that read the input
   /// up to there would go on (records are counted from 0 again).
-  public init(recordsField: String = "data", resumingAt point: ResumePoint) {
-    self.init(recordsField: recordsField)
+  public init(
+    recordsField: String = "data", contentField: String = "content", resumingAt point: ResumePoint
+  ) {
+    self.init(recordsField: recordsField, contentField: contentField)
     started = true
     chunkStart = point.offset
     anchorOffset = point.offset

@@ -68,7 +68,8 @@ public struct ReviewExportFilter: ByteFilter {
     structureProblem: @escaping (PositionedError) -> Void = { _ in },
     skip: @escaping (PositionedError) -> Void
   ) {
-    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
+    reader = ReviewRecordReader(
+      recordsField: recordsField, contentField: contentField, report: structureProblem)
     self.shape = shape
     self.decompose = decompose
     self.plainKeys = plainKeys

@@ -61,7 +61,8 @@ public struct ReviewImportFilter: ByteFilter {
     self.timeZone = timeZone
     self.reject = reject
     normalizer = try JSONStringNormalizer()
-    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
+    reader = ReviewRecordReader(
+      recordsField: recordsField, contentField: contentField, report: structureProblem)
   }
 
   /// A filter whose rejects and structure problems go to `log`, to be

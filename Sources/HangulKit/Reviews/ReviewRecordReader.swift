@@ -11,6 +11,7 @@ struct ReviewRecordReader {
   /// How many such problems there were in all.
   private(set) var structureProblemCount = 0
   let recordsField: String
+  let contentField: String
   /// Receives each structure problem as it is found.
   let report: (PositionedError) -> Void
   private var splitter: JSONRecordSplitter
@@ -21,10 +22,14 @@ struct ReviewRecordReader {
 
   typealias Handler = (JSONRecordSplitter.Record, String, inout [UInt8]) -> Void
 
-  init(recordsField: String = "data", report: @escaping (PositionedError) -> Void) {
+  init(
+    recordsField: String = "data", contentField: String = "content",
+    report: @escaping (PositionedError) -> Void
+  ) {
     self.recordsField = recordsField
+    self.contentField = contentField
     self.report = report
-    splitter = JSONRecordSplitter(recordsField: recordsField)
+    splitter = JSONRecordSplitter(recordsField: recordsField, contentField: contentField)
   }
 
   /// A reader that reads nothing, to stand in while the real one is moved out.
@@ -48,7 +53,8 @@ struct ReviewRecordReader {
     started = true
     fileName = name
     resumedAt = point
-    splitter = JSONRecordSplitter(recordsField: recordsField, resumingAt: point)
+    splitter = JSONRecordSplitter(
+      recordsField: recordsField, contentField: contentField, resumingAt: point)
   }
 
   /// Whether `next`, a reader that began a piece where this one stops (and
@@ -107,7 +113,7 @@ struct ReviewRecordReader {
 
   private mutating func endInput(into output: inout [UInt8], _ handle: Handler) {
     feed(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &output, handle)
-    splitter = JSONRecordSplitter(recordsField: recordsField)
+    splitter = JSONRecordSplitter(recordsField: recordsField, contentField: contentField)
   }
 }
 
