@@ -305,3 +305,59 @@ struct ReviewsInputTests {
     #expect(result.status == 0)
   }
 }
+
+extension ReviewsInputTests {
+  static let datesInEveryForm = """
+    {"content":"a","createdAt":"2022-07-21T11:53:58.652Z","n":1}
+    {"createdAt":"2022-07-21T20:53:58+09:00","content":"b"}
+    {"content":"c","createdAt":"2022-07-23T19:00:00"}
+    {"content":"d","createdAt":"2022-07-23 10:00:00 +0000"}
+    {"content":"e","created_at":1658404438}
+    {"content":"f","createdAt":1658404438652}
+    {"content":"g","createdAt":1658404438.5}
+    {"content":"h","createdAt":"2022\\u002d07-21T11:53:58.6529Z"}
+    {"content":"i","createdAt":-1}
+    {"content":"j","createdAt":1e300}
+    {"content":"k","createdAt":"2022-07-21T11:53:58.652Z","created_at":5}
+    {"content":"l"}
+    {"content" : "m" , "createdAt" : 1658404438 , "x" : [ 1 ] }
+
+    """
+
+  @Test("--dates iso writes the creation time in UTC with milliseconds, from every form")
+  func datesISO() throws {
+    let input = Data(Self.datesInEveryForm.utf8)
+    let result = try reviews.run(
+      ["import", "--dates", "iso", "--time-zone", "Asia/Seoul"], input: input)
+    #expect(
+      result.text == """
+        {"content":"a","createdAt":"2022-07-21T11:53:58.652Z","n":1}
+        {"createdAt":"2022-07-21T11:53:58.000Z","content":"b"}
+        {"content":"c","createdAt":"2022-07-23T10:00:00.000Z"}
+        {"content":"d","createdAt":"2022-07-23T10:00:00.000Z"}
+        {"content":"e","created_at":"2022-07-21T11:53:58.000Z"}
+        {"content":"f","createdAt":"2022-07-21T11:53:58.652Z"}
+        {"content":"g","createdAt":"2022-07-21T11:53:58.500Z"}
+        {"content":"h","createdAt":"2022-07-21T11:53:58.652Z"}
+        {"content":"i","createdAt":"1969-12-31T23:59:59.000Z"}
+        {"content":"k","createdAt":"2022-07-21T11:53:58.652Z","created_at":5}
+        {"content":"l"}
+        {"content":"m","createdAt":"2022-07-21T11:53:58.000Z","x":[1]}
+
+        """)
+    #expect(
+      result.stderr
+        == "hangul-reviews: (standard input):10:28: record 9 rejected: createdAt: 1e300 is more "
+        + "than 10^8 days from 1970, which --dates iso cannot write\n"
+        + "hangul-reviews: read 13 records, imported 12, rejected 1\n")
+    #expect(result.status == 65)
+    // The default, and --dates keep, write every date as it came.
+    let kept = try reviews.run(["import", "--time-zone", "Asia/Seoul"], input: input)
+    let keep = try reviews.run(
+      ["import", "--dates", "keep", "--time-zone", "Asia/Seoul"], input: input)
+    #expect(keep.text == kept.text)
+    #expect(kept.text.contains(#"{"content":"f","createdAt":1658404438652}"#))
+    #expect(kept.text.contains(#"{"content":"h","createdAt":"2022\u002d07-21T11:53:58.6529Z"}"#))
+    #expect(kept.status == 0)
+  }
+}

@@ -22,6 +22,11 @@ enum MessageExcerpt {
     return JSONWriter.quoted(shown) + (isCut ? "…" : "")
   }
 
+  /// UTF-8 `bytes` as ``text(_:)`` shows them, decoding no more than that takes.
+  static func text(utf8 bytes: some Collection<UInt8>) -> String {
+    text(String(decoding: bytes.prefix(4 * (limit + 1)), as: UTF8.self))
+  }
+
   /// UTF-8 `bytes` as ``quoted(_:)`` shows them, decoding no more than that takes.
   static func quoted(utf8 bytes: some Collection<UInt8>) -> String {
     // A character is at most four bytes: this many hold one more than is shown.

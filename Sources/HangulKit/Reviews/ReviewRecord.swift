@@ -40,14 +40,22 @@ struct ReviewRecord {
     JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self))
   }
 
+  /// What a check found: the members to rewrite.
+  struct Checked {
+    /// The content members, in order.
+    var contents: [JSONRecordSplitter.Member]
+    /// The creation time's member (the first createdAt, else the first created_at) and its instant.
+    var date: (member: JSONRecordSplitter.Member, name: String, value: ReviewDate)?
+  }
+
   /// Checks a record without building its value: valid JSON (the splitter
   /// checked it), an object, content members that are all strings (at least
   /// one), a creation time in one of the forms when present. Returns the
-  /// content members. O(n) in the record.
+  /// content members and the creation time. O(n) in the record.
   static func check(
     _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
     timeZone: ReviewTimeZone
-  ) throws(Problem) -> [JSONRecordSplitter.Member] {
+  ) throws(Problem) -> Checked {
     if let problem = raw.problem {
       throw Problem(
         reason: problem.message, line: problem.line, column: problem.column,
@@ -100,24 +108,27 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
+    var checked = Checked(contents: contents)
     let date = dates.0.map { (0, $0) } ?? dates.1.map { (1, $0) }
     if let (index, member) = date {
       let field = dateFields[index]
       do {
         let token = raw.bytes[member.value]
+        let value: ReviewDate
         if token.first == UInt8(ascii: "\""), !token.contains(UInt8(ascii: "\\")) {
           // The common case: a date string without escapes, read from its bytes.
-          _ = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
+          value = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
         } else {
-          _ = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
+          value = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
         }
+        checked.date = (member, field, value)
       } catch let error as ReviewDate.Invalid {
         throw problem("\(field): \(error.description)", at: member.value.lowerBound)
       } catch {
         throw problem("\(field): \(error)", at: member.value.lowerBound)
       }
     }
-    return contents
+    return checked
   }
 
   /// Checks a record and reads its value (for export).
