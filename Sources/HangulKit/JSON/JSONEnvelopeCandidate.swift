@@ -24,48 +24,72 @@ struct JSONEnvelopeCandidate: Sendable {
   /// How much of an object is read before it is taken for an envelope.
   static let decisionLimit = 1 << 20
 
+  /// What a candidate turned out to be.
+  enum Decision {
+    /// A record (a content string member came first).
+    case record
+    /// An envelope (a record in its records member came first).
+    case envelope
+  }
+
   /// Whether the record being read is such an object.
   private(set) var isOpen = false
   /// The nesting depth of the records member while it is being read, else 0.
   private(set) var recordsDepth = 0
   /// Where (in the record) the text of the records member's next element begins.
   private var elementStart = 0
-  /// Where the element that ended last ends (-1: none since the last look).
-  private var elementEnd = -1
+  /// The text of each element that ended since the last look, in order.
+  private var elements: [Range<Int>] = []
   /// How many of the object's members were looked at.
-  var membersSeen = 0
-  /// Whether a member or an element ended since the last look.
-  private(set) var needsLook = false
+  private var membersSeen = 0
 
   /// The records member begins at `offset` of the record, at nesting depth `depth`.
   mutating func beginRecords(at offset: Int, depth: Int) {
     isOpen = true
     recordsDepth = depth
     elementStart = offset
-    elementEnd = -1
   }
 
   /// A member of the object ended (the records member too: its elements are done).
   mutating func memberEnded() {
     recordsDepth = 0
-    needsLook = true
   }
 
   /// An element of the records member ended at `offset` of the record.
   mutating func elementEnded(at offset: Int) {
-    elementEnd = offset
-    needsLook = true
+    elements.append(elementStart..<offset)
+    elementStart = offset
   }
 
-  /// The element that ended since the last look, if one did; the next begins after it.
-  mutating func takeElement() -> Range<Int>? {
-    needsLook = false
-    guard elementEnd >= 0 else { return nil }
+  /// Looks at what ended since the last look, in input order: the first
+  /// content string member or record element tells; nil while neither came.
+  /// The splitter looks once a chunk and at the object's end: the answer is
+  /// the same wherever the input is cut, since the order alone decides.
+  mutating func look(
+    members: [JSONRecordSplitter.Member], in bytes: [UInt8], contentField: [UInt8]
+  ) -> Decision? {
+    var element = 0
     defer {
-      elementStart = elementEnd
-      elementEnd = -1
+      elements.removeFirst(element)
+      membersSeen = members.count
     }
-    return elementStart..<elementEnd
+    while membersSeen < members.count || element < elements.count {
+      let memberEnd = membersSeen < members.count ? members[membersSeen].value.upperBound : .max
+      if element < elements.count, elements[element].upperBound < memberEnd {
+        let range = elements[element]
+        element += 1
+        if Self.isRecord(range, in: bytes, contentField: contentField) { return .envelope }
+      } else {
+        let member = members[membersSeen]
+        membersSeen += 1
+        if Self.isContentString(
+          name: member.name, value: member.value, in: bytes, contentField: contentField)
+        {
+          return .record
+        }
+      }
+    }
+    return nil
   }
 
   /// Whether the member whose name and value tokens are at these ranges of

@@ -16,29 +16,28 @@ struct JSONRecordBuffer: Sendable {
 
   /// The bytes kept: the whole record, or its first bytes.
   private(set) var bytes: [UInt8] = []
-  /// How many bytes after ``bytes`` were read but not kept.
-  private(set) var dropped = 0
-
-  /// The record's length in the input.
-  var length: Int { bytes.count + dropped }
+  /// The record's length in the input: ``bytes`` and those read but not kept
+  /// (stored, not computed: the splitter reads it at every member).
+  private(set) var length = 0
 
   /// Whether ``bytes`` holds only the start of the record.
-  var isTruncated: Bool { dropped > 0 }
+  var isTruncated: Bool { length > bytes.count }
 
   /// Starts the next record (a large buffer is let go rather than kept).
   mutating func reset() {
     bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
-    dropped = 0
+    length = 0
   }
 
   /// Adds the next bytes of the record; with `sampleOnly`, only as many as
   /// the sample has room for (none once any was dropped: the sample has no gaps).
   mutating func append(_ part: UnsafeBufferPointer<UInt8>, sampleOnly: Bool) {
+    let room = isTruncated ? 0 : max(0, Self.sampleLimit - bytes.count)
+    length += part.count
     guard sampleOnly else {
       bytes.append(contentsOf: part)
       return
     }
-    let room = dropped > 0 ? 0 : max(0, Self.sampleLimit - bytes.count)
     if part.count <= room {
       bytes.append(contentsOf: part)
       return
@@ -46,7 +45,6 @@ struct JSONRecordBuffer: Sendable {
     let kept = JSONRecordSplitter.endOfWholeCharacters(
       UnsafeBufferPointer(rebasing: part[..<room]), from: 0)
     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: part[..<kept]))
-    dropped += part.count - kept
   }
 
   /// Keeps only the sample, in a buffer of its own size (the record was kept
@@ -57,27 +55,23 @@ struct JSONRecordBuffer: Sendable {
       JSONRecordSplitter.endOfWholeCharacters(
         UnsafeBufferPointer(rebasing: $0[..<Self.sampleLimit]), from: 0)
     }
-    dropped += bytes.count - kept
     bytes = Array(bytes[..<kept])
   }
 
   /// Ends the record at `length` bytes from its start.
   mutating func cut(at length: Int) {
-    if length < bytes.count {
-      bytes.removeSubrange(length...)
-      dropped = 0
-    } else {
-      dropped = min(dropped, length - bytes.count)
-    }
+    if length < bytes.count { bytes.removeSubrange(length...) }
+    self.length = min(self.length, length)
   }
 
   /// Drops the whitespace that ends the record (when it was kept whole: the
   /// end of a sample is not the record's).
   mutating func trimTrailingWhitespace() {
-    guard dropped == 0 else { return }
+    guard !isTruncated else { return }
     while let last = bytes.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
       bytes.removeLast()
     }
+    length = bytes.count
   }
 
   /// Stops keeping the bytes read so far (a top-level object turned out to be

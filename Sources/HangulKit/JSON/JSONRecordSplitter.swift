@@ -443,7 +443,8 @@ public struct JSONRecordSplitter: Sendable {
     recordColumn = column(at: index, in: bytes)
     recordFirstOnLine = !lineHasContent
     recordStartOffset = chunkStart + index
-    candidate = JSONEnvelopeCandidate()
+    // A candidate is decided (and set afresh) before its record ends.
+    assert(!candidate.isOpen, "no envelope candidate left open")
   }
 
   /// Ends the record just before `end` and hands it to `body`.
@@ -451,15 +452,11 @@ public struct JSONRecordSplitter: Sendable {
     at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
     _ body: (Record) throws -> Void
   ) rethrows {
-    if candidate.isOpen {
-      keepRecord(upTo: end, in: bytes)
-      guard hasContentString else {
-        // No content string to its end: an envelope, read again as one.
-        try readCandidateAsEnvelope(continuingAt: end, in: bytes, body)
-        restartIndex = end
-        return
-      }
-      candidate = JSONEnvelopeCandidate()
+    if candidate.isOpen, lookAtCandidate(upTo: end, in: bytes) != .record {
+      // A record in its records member, or no content string to its end: an envelope, read again as one.
+      try readCandidateAsEnvelope(continuingAt: end, in: bytes, body)
+      restartIndex = end
+      return
     }
     record.append(
       UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), sampleOnly: recordIsSampled)
@@ -502,32 +499,16 @@ public struct JSONRecordSplitter: Sendable {
     }
   }
 
-  /// Looks at what ended in the candidate since the last look: a content
-  /// string member makes it a record; a record in its records member, an envelope.
+  /// Looks at what ended in the candidate since the last look, up to
+  /// `index` of the chunk (see ``JSONEnvelopeCandidate/look(members:in:contentField:)``).
   private mutating func lookAtCandidate(
-    at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
-  ) rethrows {
-    guard inRecord, candidate.isOpen else {
-      candidate = JSONEnvelopeCandidate()
-      return
-    }
+    upTo index: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> JSONEnvelopeCandidate.Decision? {
     keepRecord(upTo: index, in: bytes)
-    let element = candidate.takeElement()
-    while candidate.membersSeen < members.count {
-      let member = members[candidate.membersSeen]
-      candidate.membersSeen += 1
-      if JSONEnvelopeCandidate.isContentString(
-        name: member.name, value: member.value, in: record.bytes, contentField: contentFieldBytes)
-      {
-        candidate = JSONEnvelopeCandidate()
-        return
-      }
-    }
-    if let element,
-      JSONEnvelopeCandidate.isRecord(element, in: record.bytes, contentField: contentFieldBytes)
-    {
-      try readCandidateAsEnvelope(continuingAt: index, in: bytes, body)
-    }
+    let decision = candidate.look(
+      members: members, in: record.bytes, contentField: contentFieldBytes)
+    if decision == .record { candidate = JSONEnvelopeCandidate() }
+    return decision
   }
 
   /// Reads the candidate again as an envelope, from its first byte to `index`
@@ -569,7 +550,6 @@ public struct JSONRecordSplitter: Sendable {
     var index = 0
     let count = bytes.count
     while index < count {
-      if candidate.needsLook { try lookAtCandidate(at: index, in: bytes, body) }
       if inRecord, problem != nil {
         try lenient(at: index, in: bytes, body)
         index = afterByte(index)
@@ -647,7 +627,9 @@ public struct JSONRecordSplitter: Sendable {
       try structural(at: index, in: bytes, body)
       index = afterByte(index)
     }
-    if candidate.needsLook { try lookAtCandidate(at: count, in: bytes, body) }
+    if candidate.isOpen, lookAtCandidate(upTo: count, in: bytes) == .envelope {
+      try readCandidateAsEnvelope(continuingAt: count, in: bytes, body)
+    }
     // Keep what the chunk held of the record and of a member name.
     if inRecord {
       record.append(
@@ -661,13 +643,9 @@ public struct JSONRecordSplitter: Sendable {
     _ = column(at: count, in: bytes)
     chunkStart += count
     if candidate.isOpen, record.length > JSONEnvelopeCandidate.decisionLimit {
-      if hasContentString {
-        candidate = JSONEnvelopeCandidate()
-      } else {
-        // Too long to wait for: an envelope (a content string after this is reported).
-        try [UInt8]().withUnsafeBufferPointer {
-          try readCandidateAsEnvelope(continuingAt: 0, in: $0, body)
-        }
+      // Too long to wait for, with no content string so far: an envelope (one after this is reported).
+      try [UInt8]().withUnsafeBufferPointer {
+        try readCandidateAsEnvelope(continuingAt: 0, in: $0, body)
       }
     }
   }
@@ -1488,12 +1466,8 @@ public struct JSONRecordSplitter: Sendable {
       try rest.withUnsafeBufferPointer { try scan($0, body) }
     }
     try [UInt8]().withUnsafeBufferPointer { empty in
-      if inRecord, candidate.isOpen {
-        if hasContentString {
-          candidate = JSONEnvelopeCandidate()
-        } else {
-          try readCandidateAsEnvelope(continuingAt: 0, in: empty, body)
-        }
+      if inRecord, candidate.isOpen, lookAtCandidate(upTo: 0, in: empty) != .record {
+        try readCandidateAsEnvelope(continuingAt: 0, in: empty, body)
       }
       if token == .number, numberState.isComplete, !(inRecord && problem != nil) {
         token = .none

@@ -153,14 +153,15 @@ public struct ReviewImportFilter: ByteFilter {
     recordsRead += 1
     recordsReadInInput += 1
     do throws(ReviewRecord.Problem) {
-      let checked = try ReviewRecord.check(
+      var found: ReviewRecord.DateFound?
+      let contents = try ReviewRecord.check(
         record, contentField: contentField, contentFieldBytes: contentFieldBytes,
-        timeZone: timeZone)
-      let date = try isoDate(checked, of: record)
+        timeZone: timeZone, date: &found)
+      let date = dates == .iso ? try isoDate(found, contents: contents, of: record) : nil
       let size = output.count
       if record.bytes.count > 1 << 16 { output.reserveCapacity(size + record.bytes.count + 16) }
       do throws(ReviewRecord.Problem) {
-        try write(record, contents: checked.contents, date: date, into: &output)
+        try write(record, contents: contents, date: date, into: &output)
       } catch {
         output.removeSubrange(size...)
         throw error
@@ -179,21 +180,21 @@ public struct ReviewImportFilter: ByteFilter {
 
   /// With `--dates iso`, the creation time's value and the token that replaces it.
   private func isoDate(
-    _ checked: ReviewRecord.Checked, of record: JSONRecordSplitter.Record
+    _ found: ReviewRecord.DateFound?, contents: [JSONRecordSplitter.Member],
+    of record: JSONRecordSplitter.Record
   ) throws(ReviewRecord.Problem) -> (value: Range<Int>, token: [UInt8])? {
-    guard dates == .iso, let (member, name, value) = checked.date,
-      !checked.contents.contains(where: { $0.value == member.value })
-    else { return nil }
-    guard let text = value.iso8601 else {
-      let place = record.position(ofOffset: member.value.lowerBound)
-      let token = MessageExcerpt.text(utf8: record.bytes[member.value])
+    guard let found, !contents.contains(where: { $0.value == found.value }) else { return nil }
+    let field = found.field
+    guard let text = found.instant.iso8601 else {
+      let place = record.position(ofOffset: found.value.lowerBound)
+      let token = MessageExcerpt.text(utf8: record.bytes[found.value])
       throw ReviewRecord.Problem(
         reason:
-          "\(name): \(token) is more than 10^8 days from 1970, which --dates iso cannot write",
+          "\(ReviewRecord.dateFields[field]): \(token) is more than 10^8 days from 1970, which --dates iso cannot write",
         line: place.line, column: place.column,
         recordJSON: String(decoding: record.compacted, as: UTF8.self))
     }
-    return (member.value, Array("\"\(text)\"".utf8))
+    return (found.value, Array("\"\(text)\"".utf8))
   }
 
   /// Writes the record compacted, with each content member rewritten (and the creation time).

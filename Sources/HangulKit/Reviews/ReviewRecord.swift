@@ -40,22 +40,34 @@ struct ReviewRecord {
     JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self))
   }
 
-  /// What a check found: the members to rewrite.
-  struct Checked {
-    /// The content members, in order.
-    var contents: [JSONRecordSplitter.Member]
-    /// The creation time's member (the first createdAt, else the first created_at) and its instant.
-    var date: (member: JSONRecordSplitter.Member, name: String, value: ReviewDate)?
+  /// The creation time a check read: its value token's range, its name's
+  /// index in ``dateFields``, and its instant.
+  struct DateFound {
+    var value: Range<Int>
+    var field: Int
+    var instant: ReviewDate
   }
 
   /// Checks a record without building its value: valid JSON (the splitter
   /// checked it), an object, content members that are all strings (at least
   /// one), a creation time in one of the forms when present. Returns the
-  /// content members and the creation time. O(n) in the record.
+  /// content members. O(n) in the record.
   static func check(
     _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
     timeZone: ReviewTimeZone
-  ) throws(Problem) -> Checked {
+  ) throws(Problem) -> [JSONRecordSplitter.Member] {
+    var date: DateFound?
+    return try check(
+      raw, contentField: contentField, contentFieldBytes: contentFieldBytes, timeZone: timeZone,
+      date: &date)
+  }
+
+  /// ``check(_:contentField:contentFieldBytes:timeZone:)``, which also says
+  /// where the creation time is and what it is, in `date`.
+  static func check(
+    _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
+    timeZone: ReviewTimeZone, date found: inout DateFound?
+  ) throws(Problem) -> [JSONRecordSplitter.Member] {
     if let problem = raw.problem {
       throw Problem(
         reason: problem.message, line: problem.line, column: problem.column,
@@ -108,7 +120,6 @@ struct ReviewRecord {
         "\(JSONWriter.quoted(contentField)) is \(raw.kindName(at: member.value.lowerBound)), not a string",
         at: member.value.lowerBound)
     }
-    var checked = Checked(contents: contents)
     let date = dates.0.map { (0, $0) } ?? dates.1.map { (1, $0) }
     if let (index, member) = date {
       let field = dateFields[index]
@@ -121,14 +132,14 @@ struct ReviewRecord {
         } else {
           value = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
         }
-        checked.date = (member, field, value)
+        found = DateFound(value: member.value, field: index, instant: value)
       } catch let error as ReviewDate.Invalid {
         throw problem("\(field): \(error.description)", at: member.value.lowerBound)
       } catch {
         throw problem("\(field): \(error)", at: member.value.lowerBound)
       }
     }
-    return checked
+    return contents
   }
 
   /// Checks a record and reads its value (for export).

@@ -88,18 +88,23 @@ struct ReviewRecordReader {
     // Only the count and the first hundred are kept: a flood of problems costs no memory here.
     var reportedCount = 0
     var kept = structureProblems
-    func reportProblem(_ problem: JSONRecordSplitter.Problem) {
+    splitter.feed(chunk, isLast: isLast) { record in
+      for problem in record.structureProblemsBefore {
+        let error = PositionedError(
+          file: name, line: problem.line, column: problem.column, message: problem.message)
+        reportedCount += 1
+        if kept.count < 100 { kept.append(error) }
+        report(error)
+      }
+      handle(record, name, &output)
+    }
+    for problem in splitter.takeStructureProblems().dropFirst(reportedCount) {
       let error = PositionedError(
         file: name, line: problem.line, column: problem.column, message: problem.message)
       reportedCount += 1
       if kept.count < 100 { kept.append(error) }
       report(error)
     }
-    splitter.feed(chunk, isLast: isLast) { record in
-      record.structureProblemsBefore.forEach(reportProblem)
-      handle(record, name, &output)
-    }
-    splitter.takeStructureProblems().dropFirst(reportedCount).forEach(reportProblem)
     structureProblemCount += reportedCount
     structureProblems = kept
   }
