@@ -1,6 +1,12 @@
 import ArgumentParser
 import HangulKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The automaton's options, shared by `hangul-compose` and `hangul-reviews import`.
 public struct ComposeOptions: ParsableArguments {
   @Option(
@@ -47,18 +53,24 @@ public struct ComposeOptions: ParsableArguments {
   /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
   /// or when `--keys jamo` is asked of a keyboard whose keys have no jamo labels.
   public func loadKeyboard() throws -> Keyboard {
-    let loaded: Keyboard
-    do {
-      loaded = try Keyboard(id: keyboard)
-    } catch {
-      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
-    }
+    let loaded = try Keyboard.named(byOption: keyboard)
     if keys == .jamo, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
       throw ValidationError(
-        "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --keys qwerty."
-      )
+        "keyboard '\(ProgramArguments.shortened(keyboard))' (\(loaded.layout.type.rawValue)) "
+          + "has no jamo keys; use --keys qwerty")
     }
     return loaded
+  }
+
+  /// Writes `--list-keyboards` to standard output; a write error is
+  /// reported and ends the program with 74.
+  public static func writeKeyboardList(_ diagnostics: Diagnostics) throws {
+    if let failure = StandardStream(descriptor: 1).writeReportingFailure(Array(keyboardList.utf8)),
+      failure != .brokenPipe
+    {
+      diagnostics.report(failure.description)
+      throw ExitCode(failure.exitStatus)
+    }
   }
 
   /// The text of `--list-keyboards`: one line per built-in keyboard, its id,
@@ -78,13 +90,37 @@ public struct ComposeOptions: ParsableArguments {
   }
 }
 
+extension Keyboard {
+  /// The keyboard a `--keyboard` value names: a built-in id, in any case
+  /// (`3F` is `3f`), else a keyboard file, its path the exact bytes given.
+  /// A usage error when it cannot be loaded; a name that is neither an id
+  /// nor a file gets the list of ids.
+  public static func named(byOption value: String) throws -> Keyboard {
+    if let id = builtInIDs.first(where: { $0.lowercased() == value.lowercased() }) {
+      do {
+        return try Keyboard(id: id)
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+    let path = FilePath(bytes: ProgramArguments.bytes(of: value))
+    do {
+      return try Keyboard(file: path)
+    } catch {
+      if path.status() == nil, errno == ENOENT, !path.bytes.contains(UInt8(ascii: "/")) {
+        throw ValidationError(
+          "unknown keyboard '\(ProgramArguments.shortened(value))'; the built-in ones are "
+            + builtInIDs.joined(separator: ", ")
+            + " (see --list-keyboards); a keyboard file is named by its path, such as ./my.xml")
+      }
+      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
+    }
+  }
+}
+
 extension String {
   fileprivate func padding(to width: Int) -> String {
     let count = unicodeScalars.count
     return count >= width ? self : self + String(repeating: " ", count: width - count)
   }
 }
-
-extension KeyEncoding: ExpressibleByArgument {}
-extension ComposerOptions.Backspace: ExpressibleByArgument {}
-extension DecompositionForm: ExpressibleByArgument {}

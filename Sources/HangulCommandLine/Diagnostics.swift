@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import HangulKit
+import Synchronization
 
 /// Writes a program's messages to standard error as `PROGRAM: message`.
 ///
@@ -42,20 +43,72 @@ public struct StandardStream: Sendable {
     self.descriptor = descriptor
   }
 
-  /// Writes all of `bytes`; returns `false` on an error.
+  /// Writes all of `bytes`; returns `false` on an error. A failure on
+  /// standard error (but a closed pipe) is remembered: the program then
+  /// does not exit 0 (``errorOutputFailed``).
   @discardableResult
   public func write(_ bytes: [UInt8]) -> Bool {
-    (try? bytes.withUnsafeBytes { try writeAll($0, to: descriptor) }) != nil
+    writeReportingFailure(bytes) == nil
   }
 
-  /// Opens (creating or truncating) a file for writing.
-  public static func create(_ path: String) -> StandardStream? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  /// Writes all of `bytes`; returns the error, if any.
+  public func writeReportingFailure(_ bytes: [UInt8]) -> StreamError? {
+    do {
+      try bytes.withUnsafeBytes { try writeAll($0, to: descriptor) }
+      return nil
+    } catch let error as StreamError {
+      if descriptor == 2, error != .brokenPipe {
+        Self.failedErrorWrites.store(true, ordering: .relaxed)
+      }
+      return error
+    } catch {
+      // writeAll throws nothing else.
+      return .cannotWrite(reason: "\(error)")
+    }
+  }
+
+  /// Why nothing can be written to the descriptor (it is not open for
+  /// writing: closed when the program started), or `nil`. A write of no
+  /// bytes fails as a write would, without writing anything.
+  public var cannotWriteReason: String? {
+    var byte: UInt8 = 0
+    return Glibc.write(descriptor, &byte, 0) < 0 ? StreamError.reason(errno) : nil
+  }
+
+  /// Whether a write to standard error failed (it is closed, or on a full disk).
+  public static var errorOutputFailed: Bool { failedErrorWrites.load(ordering: .relaxed) }
+
+  private static let failedErrorWrites = Atomic<Bool>(false)
+
+  /// Opens (creating or truncating) a file for writing; `nil` with `errno` set.
+  public static func create(_ path: FilePath) -> StandardStream? {
+    let descriptor = path.open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
     return descriptor < 0 ? nil : StandardStream(descriptor: descriptor)
   }
 
-  public func close() {
-    _ = Glibc.close(descriptor)
+  /// Closes the descriptor; returns the reason when close(2) reports an
+  /// error (a network file system may report a failed write only here).
+  @discardableResult
+  public func close() -> String? {
+    Glibc.close(descriptor) == 0 ? nil : StreamError.reason(errno)
+  }
+
+  /// Makes descriptors 0, 1 and 2 open before the program opens anything,
+  /// so that no file it opens becomes standard output or standard error by
+  /// chance (a rejects file taking descriptor 1 would get the imported
+  /// records). A closed one gets /dev/null, opened the other way round: a
+  /// read of standard input, or a write to standard output or error, then
+  /// fails as it would have (EBADF), and is reported as an error.
+  public static func openClosedStandardDescriptors() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 {
+      let opened = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+      if opened != descriptor {
+        // No /dev/null (or a lower descriptor was free after all): nothing
+        // can be trusted to land where it should.
+        guard opened >= 0, dup2(opened, descriptor) == descriptor else { Glibc._exit(74) }
+        Glibc.close(opened)
+      }
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import ArgumentParser
 ///     hangul-normalize --jobs 0 big.txt   # one thread per core
 public struct JobsOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Split regular files at line boundaries and run the pieces on n threads (0: one per core).",
       valueName: "n"))
@@ -14,6 +15,6 @@ public struct JobsOptions: ParsableArguments {
   public init() {}
 
   public func validate() throws {
-    guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more.") }
+    guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more") }
   }
 }

@@ -2,3 +2,10 @@
 ///
 /// Kept in this one place so that the four programs cannot disagree.
 public let toolVersion = "0.3.0"
+
+/// What `PROGRAM --version` writes, as GNU programs write it:
+///
+///     versionLine("hangul-compose")   // "hangul-compose (hangul-tools) 0.3.0"
+public func versionLine(_ program: String) -> String {
+  "\(program) (hangul-tools) \(toolVersion)"
+}

@@ -33,14 +33,14 @@ struct HangulCompose: ParsableCommand {
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
       """,
-    version: toolVersion)
+    version: versionLine("hangul-compose"))
 
-  enum Format: String, ExpressibleByArgument, CaseIterable {
+  enum Format: String, NamedOptionValue {
     case text
     case events
   }
 
-  enum StatisticsFormat: String, ExpressibleByArgument, CaseIterable {
+  enum StatisticsFormat: String, NamedOptionValue {
     case text
     case json
   }
@@ -78,6 +78,7 @@ struct HangulCompose: ParsableCommand {
   var output: EventLogFilter.Output = .text
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Events on a phone keypad: a pause longer than this many milliseconds ends a multi-tap cycle (default: never).",
       valueName: "ms"))
@@ -88,7 +89,7 @@ struct HangulCompose: ParsableCommand {
   @OptionGroup var jobs: JobsOptions
 
   @Argument(help: "Keystroke logs to read; - is standard input.", completion: .file())
-  var files: [String] = []
+  var files: [FilePath] = []
 
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
 
@@ -97,24 +98,22 @@ struct HangulCompose: ParsableCommand {
       throw ValidationError(
         "--start-mode and --output apply to --format events only (a text log has no 한/영 key)")
     }
+    if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
   }
 
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
-    if compose.listKeyboards {
-      _ = StandardStream(descriptor: 1).write(Array(ComposeOptions.keyboardList.utf8))
-      return
-    }
+    if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
     let keyboard = try compose.loadKeyboard()
     if let multitapTimeout {
       guard format == .events, keyboard.layout.type == .keypad else {
         throw ValidationError(
-          "--multitap-timeout needs --format events and a phone keypad keyboard (cheonjiin, naratgeul, sky2)."
+          "--multitap-timeout needs --format events and a phone keypad keyboard (cheonjiin, naratgeul, sky2)"
         )
       }
       guard multitapTimeout >= 0, multitapTimeout.isFinite else {
-        throw ValidationError("--multitap-timeout must be a number of milliseconds, 0 or more.")
+        throw ValidationError("--multitap-timeout must be a number of milliseconds, 0 or more")
       }
     }
     var status: Int32
@@ -228,6 +227,3 @@ struct HangulCompose: ParsableCommand {
     return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }
-
-extension InputMode: ExpressibleByArgument {}
-extension EventLogFilter.Output: ExpressibleByArgument {}

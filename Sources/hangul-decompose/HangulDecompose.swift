@@ -32,7 +32,7 @@ struct HangulDecompose: ParsableCommand {
         echo 사과 | hangul-decompose --to initials       # → ㅅㄱ
         echo café | hangul-decompose --to nfd | wc -c     # → 7
       """,
-    version: toolVersion)
+    version: versionLine("hangul-decompose"))
 
   @Option(help: "What to write for Hangul: keys, jamo, nfd, qwerty or initials.")
   var to: DecompositionForm = .keys
@@ -62,12 +62,13 @@ struct HangulDecompose: ParsableCommand {
   @OptionGroup var jobs: JobsOptions
 
   @Argument(help: "Text files to read; - is standard input.", completion: .file())
-  var files: [String] = []
+  var files: [FilePath] = []
 
   func validate() throws {
     if plain, !to.isKeystrokes {
-      throw ValidationError("--plain only applies to --to keys or --to qwerty.")
+      throw ValidationError("--plain only applies to --to keys or --to qwerty")
     }
+    try OutputChecks.standardOutput(isNotOneOf: files)
     // --to nfd writes no keys: the built-in 2-set keyboard, which always
     // loads, is not parsed (a fifth of the start-up); another --keyboard is
     // still checked.
@@ -75,23 +76,19 @@ struct HangulDecompose: ParsableCommand {
     let loaded = try loadKeyboard()
     if plain, !loaded.hasJamoLabels {
       throw ValidationError(
-        "--plain is not available yet with keyboard '\(keyboard)'; use it with a 2-set keyboard.")
+        "--plain is not available yet with keyboard '\(ProgramArguments.shortened(keyboard))'; "
+          + "use it with a 2-set keyboard")
     }
   }
 
   /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
   /// or when `--to keys` is asked of a keyboard whose keys have no jamo labels.
   func loadKeyboard() throws -> Keyboard {
-    let loaded: Keyboard
-    do {
-      loaded = try Keyboard(id: keyboard)
-    } catch {
-      throw ValidationError("\(error.description) (keyboard files: see hangul-keyboard(5))")
-    }
+    let loaded = try Keyboard.named(byOption: keyboard)
     if to == .keys, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
       throw ValidationError(
-        "Keyboard '\(keyboard)' (\(loaded.layout.type.rawValue)) has no jamo keys; use --to qwerty."
-      )
+        "keyboard '\(ProgramArguments.shortened(keyboard))' (\(loaded.layout.type.rawValue)) "
+          + "has no jamo keys; use --to qwerty")
     }
     return loaded
   }

@@ -25,10 +25,12 @@ struct HangulNormalize: ParsableCommand {
       character are text (ㄱㅅ stays ㄱㅅ).
 
       With --rename, renames each PATH (with --recursive, everything below it, \
-      deepest first) whose name is not in the form and prints "old → new". It \
-      never overwrites: a name that would collide is reported and left alone \
-      (status 65), as is a name that is not UTF-8. Symbolic links are renamed, \
-      not followed.
+      deepest first) whose name is not in the form and prints "old → new" and \
+      the code points that change. It never overwrites and never moves \
+      anything out of its directory: a name that would collide is reported and \
+      left alone (status 65), as is a name that is not UTF-8 or whose \
+      normalized form is not one name (／ is / in NFKC). Symbolic links are \
+      renamed, not followed.
 
       Examples:
         printf '\\341\\204\\222\\341\\205\\241\\341\\206\\253\\n' | hangul-normalize  # → 한
@@ -36,7 +38,7 @@ struct HangulNormalize: ParsableCommand {
         echo 'ㄱㅅ ㄳ' | hangul-normalize --form nfkc            # → ᄀᄉ ᆪ
         hangul-normalize --rename --recursive --dry-run samples
       """,
-    version: toolVersion)
+    version: versionLine("hangul-normalize"))
 
   // Optional, with the default named in the help: ArgumentParser would show
   // the default of a raw-valued enumeration as its raw value, "(default: 0)".
@@ -67,16 +69,22 @@ struct HangulNormalize: ParsableCommand {
   @Argument(
     help: "Text files to read (- is standard input), or with --rename the paths to rename.",
     completion: .file())
-  var files: [String] = []
+  var files: [FilePath] = []
 
   func validate() throws {
     if rename {
-      guard !files.isEmpty else { throw ValidationError("--rename needs at least one PATH.") }
+      guard !files.isEmpty else { throw ValidationError("--rename needs at least one PATH") }
       guard !verify, !zeroTerminated else {
-        throw ValidationError("--verify and -z apply to text, not to --rename.")
+        throw ValidationError("--verify and -z apply to text, not to --rename")
+      }
+      if !recursive, let path = files.first(where: FileRenamer.namesNoEntry) {
+        throw ValidationError(
+          "--rename \(path): names no entry to rename; add --recursive to rename what is in it")
       }
     } else if recursive || dryRun {
-      throw ValidationError("--recursive and --dry-run go with --rename.")
+      throw ValidationError("--recursive and --dry-run go with --rename")
+    } else {
+      try OutputChecks.standardOutput(isNotOneOf: files)
     }
   }
 
@@ -108,25 +116,36 @@ struct HangulNormalize: ParsableCommand {
 
   func renameFiles(_ diagnostics: Diagnostics) throws -> Int32 {
     let renamer = try FileRenamer(form: form ?? .nfc, recursive: recursive, dryRun: dryRun)
-    var listing: [UInt8] = []
-    var writeFailed = false
-    func flush() {
-      if !writeFailed, (try? listing.withUnsafeBytes { try writeAll($0, to: 1) }) == nil {
-        writeFailed = true
-      }
-      listing.removeAll(keepingCapacity: true)
+    let output = StandardStream(descriptor: 1)
+    // The list of renames is the record of what was done: with nowhere to
+    // write it (standard output closed), nothing is renamed.
+    if let reason = output.cannotWriteReason {
+      diagnostics.report("write error: \(reason); nothing renamed")
+      return 74
     }
-    let status = renamer.rename(files) { event in
-      if case .renamed = event {
-        listing += Array(event.message.utf8)
-        listing.append(0x0A)
-        if listing.count > 1 << 16 { flush() }
-      } else {
-        flush()
+    var renamed = 0
+    var listFailure: StreamError?
+    var status = renamer.rename(files) { event in
+      guard case .renamed = event else {
         diagnostics.report(event.message)
+        return true
       }
+      renamed += 1
+      // One write a rename: a line that cannot be written is the last rename.
+      if let failure = output.writeReportingFailure(Array((event.message + "\n").utf8)) {
+        listFailure = failure
+        if failure != .brokenPipe {
+          diagnostics.report("\(failure.description); stopped after renaming \(event.message)")
+        }
+        return false
+      }
+      return true
     }
-    flush()
+    if let listFailure { status = max(status, listFailure.exitStatus) }
+    if dryRun {
+      diagnostics.report(
+        "dry run: nothing renamed (\(renamed) name\(renamed == 1 ? "" : "s") would be)")
+    }
     return status
   }
 }

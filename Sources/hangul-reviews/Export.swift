@@ -16,7 +16,8 @@ extension HangulReviews {
         row, CRLF), --to tsv (PostgreSQL COPY text format, no header) and --to sql \
         --dialect sqlite|postgresql (CREATE TABLE IF NOT EXISTS and INSERTs in one \
         transaction), with the columns of --columns (dotted member paths; default: the \
-        members of the first record). A value holding U+0000 skips its record unless \
+        members of the first record, and a member a later record adds is reported, not \
+        written, status 65). A value holding U+0000 skips its record unless \
         --nul replace. --decompose rewrites the content; \
         --relative-time adds "elapsed": N초 전, N분 전, N시간 전, or the date in the \
         locale's numeric style (ko_KR: 2022. 07. 21.); a date in the future keeps its raw \
@@ -71,10 +72,12 @@ extension HangulReviews {
     var relativeTime = false
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp("The time --relative-time counts from (default: now).", valueName: "time"))
     var now: String?
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "Show dates, and read dates without a zone, in this time zone.", valueName: "tz"),
       completion: .timeZones)
@@ -105,7 +108,7 @@ extension HangulReviews {
     @OptionGroup var input: InputOptions
 
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
-    var files: [String] = []
+    var files: [FilePath] = []
 
     /// The paths of --columns.
     var columnPaths: [String]? {
@@ -115,13 +118,13 @@ extension HangulReviews {
     func validate() throws {
       let tabular = to.tableFormat(dialect: .sqlite) != nil
       if !tabular, columns != nil || nul != .reject {
-        throw ValidationError("--columns and --nul only apply with --to csv, tsv or sql.")
+        throw ValidationError("--columns and --nul only apply with --to csv, tsv or sql")
       }
       if to != .sql, dialect != nil || table != nil {
-        throw ValidationError("--dialect and --table only apply with --to sql.")
+        throw ValidationError("--dialect and --table only apply with --to sql")
       }
       if to == .sql, dialect == nil {
-        throw ValidationError("--to sql needs --dialect sqlite or --dialect postgresql.")
+        throw ValidationError("--to sql needs --dialect sqlite or --dialect postgresql")
       }
       if let paths = columnPaths {
         for path in paths
@@ -130,36 +133,39 @@ extension HangulReviews {
             != path.split(separator: ".", omittingEmptySubsequences: false).count
         {
           throw ValidationError(
-            "--columns '\(columns ?? "")' has an empty column or member name; write paths like _id,user.userName."
+            "--columns '\(columns ?? "")' has an empty column or member name; write paths like _id,user.userName"
           )
         }
       }
-      if table?.isEmpty == true { throw ValidationError("--table needs a name.") }
+      if table?.isEmpty == true { throw ValidationError("--table needs a name") }
       if dialect == .postgresql {
         for name in (columnPaths ?? []) + [table ?? ""] where name.utf8.count > 63 {
           throw ValidationError(
-            "'\(name)' is longer than the 63 bytes PostgreSQL keeps of a name; use a shorter one.")
+            "'\(name)' is longer than the 63 bytes PostgreSQL keeps of a name; use a shorter one")
         }
       }
       if plain, decompose?.isKeystrokes != true {
-        throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty.")
+        throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty")
       }
-      try ReviewTime.validate(timeZone)
+      // --relative-time shows dates in the zone: it must name one.
+      try ReviewTime.validate(timeZone, needsLocalTime: relativeTime)
       if let locale, NumericDateStyle(locale: locale) == nil {
         let known = NumericDateStyle.byLocale.keys.sorted().joined(separator: ", ")
-        throw ValidationError("Unknown locale '\(locale)'; use one of \(known).")
+        throw ValidationError(
+          "unknown locale '\(ProgramArguments.shortened(locale))'; use one of \(known)")
       }
       if let now {
         guard
           (try? ReviewDate(now, timeZone: ReviewTime.zone(timeZone))) != nil || Double(now) != nil
         else {
           throw ValidationError(
-            "--now '\(now)' is not a date like 2022-07-21T11:53:58Z or a number of seconds.")
+            "--now '\(ProgramArguments.shortened(now))' is not a date like 2022-07-21T11:53:58Z or a number of seconds"
+          )
         }
       }
-      try ReviewTime.validateStandardOutput(files)
+      try OutputChecks.standardOutput(isNotOneOf: files)
       if !relativeTime, now != nil || locale != nil {
-        throw ValidationError("--now and --locale only apply with --relative-time.")
+        throw ValidationError("--now and --locale only apply with --relative-time")
       }
     }
 
@@ -187,7 +193,8 @@ extension HangulReviews {
       var filter = ReviewExportFilter(
         to: to, table: tableWriter, decompose: decompose, plainKeys: plain,
         relativeTime: relative, contentField: contentField, recordsField: recordsField,
-        timeZone: zone, structureProblem: { errors.add($0.description) }
+        timeZone: zone, structureProblem: { errors.add($0.description) },
+        memberLeftOut: { errors.add($0.description) }
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
         &filter, report: diagnostics.report)
@@ -201,7 +208,10 @@ extension HangulReviews {
         )
       }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
+      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 || filter.membersLeftOut > 0
+      {
+        throw ExitCode(65)
+      }
     }
   }
 }
@@ -210,7 +220,3 @@ extension HangulReviews {
 private func count(_ values: Int) -> String {
   "\(values) value\(values == 1 ? "" : "s")"
 }
-
-extension ReviewExportFilter.Shape: ExpressibleByArgument {}
-extension SQLDialect: ExpressibleByArgument {}
-extension ReviewTableWriter.NULPolicy: ExpressibleByArgument {}

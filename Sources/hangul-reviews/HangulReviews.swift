@@ -13,6 +13,11 @@ struct HangulReviews: ParsableCommand {
       records, envelopes {"data":[…]} with the records anywhere among their members) \
       and streams it record by record.
       """,
-    version: toolVersion,
+    version: versionLine("hangul-reviews"),
     subcommands: [Import.self, Export.self])
+
+  /// Without a subcommand there is nothing to do: a usage error that names them.
+  func run() throws {
+    throw ValidationError("a command is needed: 'import' or 'export'")
+  }
 }

@@ -5,6 +5,8 @@ import ArgumentParser
 import HangulCommandLine
 import HangulKit
 
+extension ReviewImportFilter.Dates: ExpressibleByArgument {}
+
 extension HangulReviews {
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +28,7 @@ extension HangulReviews {
           hangul-reviews import --content-field body samples/diary.jsonl
         """)
 
-    enum ContentMode: String, ExpressibleByArgument, CaseIterable {
+    enum ContentMode: String, NamedOptionValue {
       case text
       case keys
     }
@@ -40,7 +42,7 @@ extension HangulReviews {
     @Option(
       help: ArgumentHelp("Write rejected records here as JSON Lines.", valueName: "file"),
       completion: .file())
-    var rejects: String?
+    var rejects: FilePath?
 
     @Option(help: ArgumentHelp("The member that holds the text.", valueName: "name"))
     var contentField = "content"
@@ -50,16 +52,24 @@ extension HangulReviews {
     var recordsField = "data"
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "Read dates without a zone in this time zone (default: $TZ, else the system's).",
         valueName: "tz"),
       completion: .timeZones)
     var timeZone: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "How createdAt is written: keep (as it came) or iso (ISO 8601 in UTC with milliseconds, 2022-07-21T11:53:58.652Z).",
+        valueName: "form"))
+    var dates: ReviewImportFilter.Dates = .keep
+
     @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
     var quiet = false
 
     @Option(
+      parsing: .unconditional,
       help: ArgumentHelp(
         "Split regular files between records and run the pieces on n threads (0: one per core).",
         valueName: "n"))
@@ -68,39 +78,35 @@ extension HangulReviews {
     @OptionGroup var input: InputOptions
 
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
-    var files: [String] = []
+    var files: [FilePath] = []
 
     func validate() throws {
-      guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more.") }
+      guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more") }
       try ReviewTime.validate(timeZone)
-      if let rejects, let input = FileIdentity.input(overwrittenBy: rejects, inputs: files) {
-        throw ValidationError(
-          "--rejects \(rejects) is the input \(input); name a file that is not an input.")
-      }
-      try ReviewTime.validateStandardOutput(files)
+      if compose.listKeyboards { return }
+      if let rejects { try OutputChecks.outputFile(rejects, option: "--rejects", inputs: files) }
+      try OutputChecks.standardOutput(isNotOneOf: files)
     }
 
     func run() throws {
       signal(SIGPIPE, SIG_IGN)
-      if compose.listKeyboards {
-        _ = StandardStream(descriptor: 1).write(Array(ComposeOptions.keyboardList.utf8))
-        return
-      }
       let diagnostics = Diagnostics(program: "hangul-reviews")
+      if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
       let errors = ErrorReport(diagnostics)
-      var rejectFile: StandardStream?
+      var rejectFile: RejectsFile?
       if let rejects {
         guard let file = StandardStream.create(rejects) else {
           diagnostics.report(
             "\(rejects): cannot create the rejects file: \(StreamError.reason(errno))")
           throw ExitCode(74)
         }
-        rejectFile = file
+        rejectFile = RejectsFile(path: rejects, stream: file, diagnostics: diagnostics)
       }
       let keyboard = try compose.loadKeyboard()
       if content == .keys, keyboard.layout.type == .keypad {
         throw ValidationError(
-          "Keyboard '\(compose.keyboard)' is a phone keypad: review imports cannot type it yet.")
+          "keyboard '\(ProgramArguments.shortened(compose.keyboard))' is a phone keypad: "
+            + "review imports cannot type it yet")
       }
       let mode: ReviewImportFilter.Content =
         content == .keys ? .keys(compose.keys, compose.composerOptions, keyboard: keyboard) : .text
@@ -109,13 +115,13 @@ extension HangulReviews {
         switch entry {
         case .reject(let reject):
           errors.add(reject.message)
-          rejectFile?.write(Array((reject.jsonLine + "\n").utf8))
+          rejectFile?.write(reject.jsonLine)
         case .structureProblem(let problem):
           errors.add(problem.description)
         }
       }
       var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
-      let (contentField, recordsField) = (contentField, recordsField)
+      let (contentField, recordsField, dates) = (contentField, recordsField, dates)
       runner.boundaryFinder = {
         JSONRecordBoundaryFinder(recordsField: recordsField, guessing: true)
       }
@@ -128,7 +134,7 @@ extension HangulReviews {
           makeFilter: {
             try ReviewImportFilter(
               content: mode, contentField: contentField, recordsField: recordsField,
-              timeZone: zone, log: ReviewImportLog())
+              timeZone: zone, dates: dates, log: ReviewImportLog())
           },
           continues: { before, next in before.isContinued(by: next) },
           merge: { filter, _, finished in
@@ -139,7 +145,7 @@ extension HangulReviews {
         // One thread: each finding is reported as its record is read (`tail -f reviews |`).
         var filter = try ReviewImportFilter(
           content: mode, contentField: contentField, recordsField: recordsField, timeZone: zone,
-          structureProblem: { write(.structureProblem($0)) }
+          dates: dates, structureProblem: { write(.structureProblem($0)) }
         ) { write(.reject($0)) }
         status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
           &filter, report: diagnostics.report
@@ -150,7 +156,7 @@ extension HangulReviews {
       }
       progress.clear()
       errors.finish()
-      rejectFile?.close()
+      let rejectsFailed = rejectFile?.close() == false
       if !quiet {
         diagnostics.report(
           recordSummary(
@@ -158,8 +164,49 @@ extension HangulReviews {
             ("rejected", tally.recordsRejected)))
       }
       if status != 0 { throw ExitCode(status) }
+      if rejectsFailed { throw ExitCode(74) }
       if tally.recordsRejected > 0 || tally.structureProblemCount > 0 { throw ExitCode(65) }
     }
+  }
+}
+
+/// The `--rejects` file. A write error is reported once, when it happens
+/// (`FILE: write error: REASON`); no more rejects are written after it, the
+/// import goes on (its output is complete), and the program exits 74.
+final class RejectsFile {
+  private let path: FilePath
+  private let stream: StandardStream
+  private let diagnostics: Diagnostics
+  private var failed = false
+
+  init(path: FilePath, stream: StandardStream, diagnostics: Diagnostics) {
+    self.path = path
+    self.stream = stream
+    self.diagnostics = diagnostics
+  }
+
+  /// Writes one rejected record and a newline.
+  func write(_ line: String) {
+    guard !failed else { return }
+    if let failure = stream.writeReportingFailure(Array((line + "\n").utf8)) {
+      fail(failure == .brokenPipe ? StreamError.reason(EPIPE) : reason(failure))
+    }
+  }
+
+  /// Closes the file; returns whether every reject was written.
+  func close() -> Bool {
+    if let reason = stream.close(), !failed { fail(reason) }
+    return !failed
+  }
+
+  private func fail(_ reason: String) {
+    failed = true
+    diagnostics.report("\(path): write error: \(reason); later rejects are not written")
+  }
+
+  private func reason(_ error: StreamError) -> String {
+    if case .cannotWrite(let reason) = error { return reason }
+    return error.description
   }
 }
 
@@ -190,30 +237,26 @@ final class ProgressLine {
 
 /// Time settings shared by the subcommands.
 enum ReviewTime {
-  /// Checks a --time-zone value, or else $TZ.
-  static func validate(_ name: String?) throws {
+  /// Checks a --time-zone value (a usage error when it names no zone);
+  /// with `needsLocalTime`, also $TZ when there is no --time-zone. A $TZ
+  /// that names no zone is otherwise an error only where a local time is
+  /// read (``zone(_:)``).
+  static func validate(_ name: String?, needsLocalTime: Bool = false) throws {
     let (value, source) = name.map { ($0, "--time-zone") } ?? (environment("TZ"), "TZ")
-    if let value, ReviewTimeZone(value) == nil {
-      throw ValidationError(
-        "\(source) '\(value)' names no time zone; use UTC, an offset such as +09:00, a zone such as Asia/Seoul or :Asia/Seoul, or a POSIX rule such as KST-9."
-      )
-    }
+    guard let value, name != nil || needsLocalTime, ReviewTimeZone(value) == nil else { return }
+    throw ValidationError(
+      "\(source) '\(ProgramArguments.shortened(value))' names no time zone; use UTC, an offset such as +09:00, a zone such as Asia/Seoul or :Asia/Seoul, or a POSIX rule such as KST-9"
+    )
   }
 
-  /// The time zone named by an option, else by TZ, else the system's local zone.
+  /// The time zone named by an option, else by TZ, else the system's local
+  /// zone; a TZ that names no zone gives ``ReviewTimeZone/unusable(_:)``.
   static func zone(_ name: String?) -> ReviewTimeZone {
     if let name, let zone = ReviewTimeZone(name) { return zone }
-    if let name = environment("TZ"), let zone = ReviewTimeZone(name) {
-      return zone
+    if let name = environment("TZ") {
+      return ReviewTimeZone(name) ?? .unusable(ProgramArguments.shortened(name))
     }
     return .local
   }
 
-  /// Refuses a standard output that is one of the inputs (it would be written over).
-  static func validateStandardOutput(_ files: [String]) throws {
-    if let input = FileIdentity.input(onDescriptor: 1, inputs: files) {
-      throw ValidationError(
-        "Standard output is the input \(input); write the output to another file.")
-    }
-  }
 }

@@ -65,7 +65,7 @@ struct KeyboardCommandTests {
   func jamoKeysRefused(keyboard: String) throws {
     let result = try compose.run(["--keyboard", keyboard], input: Data("ㄱㅏ\n".utf8))
     #expect(result.status == 64)
-    #expect(result.stderr.contains("has no jamo keys; use --keys qwerty."))
+    #expect(result.stderr.contains("has no jamo keys; use --keys qwerty\n"))
     #expect(result.stdout.isEmpty)
     let decomposing = try decompose.run(["--keyboard", keyboard], input: Data("가\n".utf8))
     #expect(decomposing.status == 64)

@@ -91,7 +91,8 @@ struct NormalizeCommandTests {
     #expect(recursive.status == 0)
     #expect(recursive.stderr.isEmpty)
     #expect(recursive.text.split(separator: "\n").count == 5)
-    let line = "\(folder.path)/\(try nfd("café.txt")) → \(folder.path)/café.txt\n"
+    let line =
+      "\(folder.path)/\(try nfd("café.txt")) → \(folder.path)/café.txt (U+0065 U+0301 → U+00E9)\n"
     #expect(recursive.stdout.range(of: Data(line.utf8)) != nil)
     let names = try listing(folder)
     #expect(names.count == 8)

@@ -15,7 +15,9 @@ struct ProgramConventionTests {
     let result = try Executable(command[0]).run(Array(command.dropFirst()) + ["--version"])
     #expect(result.status == 0)
     #expect(result.text.split(separator: "\n").count == 1)
-    #expect(result.text.first?.isNumber == true, "\(result.text)")
+    // As GNU programs write it: `hangul-compose (hangul-tools) 0.3.0`.
+    #expect(result.text.hasPrefix("\(command[0]) (hangul-tools) "), "\(result.text)")
+    #expect(result.text.split(separator: " ").last?.first?.isNumber == true, "\(result.text)")
     #expect(result.stderr.isEmpty)
   }
 
@@ -23,24 +25,28 @@ struct ProgramConventionTests {
   func sameVersion() throws {
     let versions = try Self.commands.map {
       try Executable($0[0]).run(Array($0.dropFirst()) + ["--version"]).text
+        .split(separator: " ").last
     }
     #expect(Set(versions).count == 1)
   }
 
   static let usageErrors: [(command: [String], message: String)] = [
-    (["hangul-compose", "--bogus-option"], "hangul-compose: Unknown option '--bogus-option'"),
+    (["hangul-compose", "--bogus-option"], "hangul-compose: unknown option '--bogus-option'"),
     (
       ["hangul-compose", "--max-line", "-5"],
-      "hangul-compose: The value '-5' is invalid for '--max-line <size>': "
+      "hangul-compose: the value '-5' is invalid for '--max-line <size>': "
         + "the size must be at least 1 byte, such as 64K or 1M"
     ),
     (
       ["hangul-compose", "--max-line", "lots"],
-      "hangul-compose: The value 'lots' is invalid for '--max-line <size>': "
+      "hangul-compose: the value 'lots' is invalid for '--max-line <size>': "
         + "'lots' is not a size; write a number of bytes such as 65536, 64K or 1M"
     ),
-    (["hangul-decompose", "--to"], "hangul-decompose: Missing value for '--to <to>'"),
-    (["hangul-reviews", "frobnicate"], "hangul-reviews: Unexpected argument 'frobnicate'"),
+    (["hangul-decompose", "--to"], "hangul-decompose: missing value for '--to <to>'"),
+    (
+      ["hangul-reviews", "frobnicate"],
+      "hangul-reviews: unknown command 'frobnicate'; the commands are 'import' or 'export'"
+    ),
   ]
 
   @Test("a usage error is PROGRAM: message, then Try 'PROGRAM --help'.", arguments: usageErrors)

@@ -17,45 +17,41 @@ import CExpat
 ///     </hangul-keyboard>
 ///
 /// `include` names a file relative to the including one, or one of the
-/// built-in files (``BuiltInKeyboardFiles``). Elements it does not know are
-/// skipped, as libhangul skips them. Time and memory are linear in the files.
+/// built-in files of keyboards/ (compiled into HangulInput as data) when no
+/// such file is on the disk. Elements it does not know are skipped, as
+/// libhangul skips them. Time and memory are linear in the files.
 struct KeyboardFileParser {
-  /// Where files come from: the disk, or only the built-in files.
-  enum Source {
-    case disk
-    case builtIn
-  }
-
-  let source: Source
   /// What the files built so far.
   private(set) var layout = KeyboardLayout(id: "", name: "", type: .jamo)
   private var sawKeyboard = false
   /// The file names being read, the outermost first (to catch include loops).
-  private var openFiles: [String] = []
+  private var openFiles: [FilePath] = []
 
-  init(source: Source) {
-    self.source = source
-  }
+  init() {}
 
   /// Parses a keyboard file and returns its keyboard.
-  static func layout(fromFile path: String, source: Source) throws(KeyboardFileError)
-    -> KeyboardLayout
-  {
-    var parser = KeyboardFileParser(source: source)
+  static func layout(fromFile path: FilePath) throws(KeyboardFileError) -> KeyboardLayout {
+    var parser = KeyboardFileParser()
     try parser.parse(file: path, isRoot: true)
     guard parser.sawKeyboard else {
-      throw KeyboardFileError(file: path, line: 1, column: 1, message: "no hangul-keyboard element")
+      throw KeyboardFileError(
+        file: path.description, line: 1, column: 1, message: "no hangul-keyboard element")
     }
     if parser.layout.name.isEmpty { parser.layout.name = parser.layout.id }
     return parser.layout
   }
 
   /// Parses one file (the keyboard, or a file it includes).
-  mutating func parse(file path: String, isRoot: Bool) throws(KeyboardFileError) {
+  mutating func parse(file path: FilePath, isRoot: Bool) throws(KeyboardFileError) {
     guard openFiles.count < 16, !openFiles.contains(path) else {
-      throw KeyboardFileError(file: path, message: "included from itself")
+      throw KeyboardFileError(file: path.description, message: "included from itself")
     }
-    let bytes = try contents(of: path)
+    let bytes: [UInt8]
+    switch Self.readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let error):
+      return try readBuiltIn(file: path, isRoot: isRoot, failure: error.message)
+    }
     openFiles.append(path)
     defer { openFiles.removeLast() }
     let context = ParseContext(parser: self, file: path, bytes: bytes, isRoot: isRoot)
@@ -63,32 +59,72 @@ struct KeyboardFileParser {
     self = context.parser
   }
 
-  /// The bytes of a file, from the disk or the built-in files.
-  private func contents(of path: String) throws(KeyboardFileError) -> [UInt8] {
-    if source == .disk, let bytes = Self.read(path) { return bytes }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
-    if let text = BuiltInKeyboardFiles.text(named: name) { return Array(text.utf8) }
-    throw KeyboardFileError(file: path, message: "cannot open: \(StreamError.reason(errno))")
+  /// Reads a file that is not on the disk (or cannot be read: `failure`
+  /// says why) as the built-in file of its name: a combination file's rules
+  /// replace the combinations so far (as its one `combination` table would),
+  /// a keyboard file is the built-in keyboard.
+  private mutating func readBuiltIn(file path: FilePath, isRoot: Bool, failure: String)
+    throws(KeyboardFileError)
+  {
+    let lastName = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
+    let name = String(decoding: lastName, as: UTF8.self)
+    if let rules = KeyboardLayout.builtInCombinations(ofFile: name) {
+      layout.removeAllCombinations()
+      for (first, second, result) in rules { layout.addCombination(first, second, result) }
+      return
+    }
+    let id =
+      name.hasPrefix("hangul-keyboard-") && name.hasSuffix(".xml")
+      ? String(name.dropFirst("hangul-keyboard-".count).dropLast(".xml".count)) : nil
+    if let id, let builtIn = KeyboardLayout(builtIn: id) {
+      guard isRoot else {
+        throw KeyboardFileError(
+          file: path.description, message: "an included file cannot hold a hangul-keyboard")
+      }
+      layout = builtIn
+      sawKeyboard = true
+      return
+    }
+    throw KeyboardFileError(file: path.description, message: failure)
   }
 
   /// The path an `include` names, seen from the file that includes it.
-  func resolve(_ name: String, from including: String) -> String {
-    guard !name.hasPrefix("/"), let slash = including.lastIndex(of: "/") else { return name }
-    return String(including[...slash]) + name
+  func resolve(_ name: String, from including: FilePath) -> FilePath {
+    guard !name.hasPrefix("/"), let slash = including.bytes.lastIndex(of: UInt8(ascii: "/"))
+    else { return FilePath(name) }
+    return FilePath(bytes: including.bytes[...slash] + Array(name.utf8))
   }
 
-  private static func read(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
+  /// The largest keyboard file read: no keyboard is that large.
+  static let largestFile = 16 << 20
+
+  private struct ReadError: Error {
+    var message: String
+  }
+
+  /// The bytes of a file on the disk, or why they cannot be had.
+  private static func readFile(_ path: FilePath) -> Result<[UInt8], ReadError> {
+    let descriptor = path.open(O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      return .failure(ReadError(message: "cannot open: \(StreamError.reason(errno))"))
+    }
+    defer { close(descriptor) }
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      if count > 0 { bytes.append(contentsOf: block[..<count]) }
-      if count < block.count { break }
-      if bytes.count > 16 << 20 { return nil }  // no keyboard is that large
+      let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        let verb = errno == EISDIR ? "cannot open" : "cannot read"
+        return .failure(ReadError(message: "\(verb): \(StreamError.reason(errno))"))
+      }
+      if count == 0 { return .success(bytes) }
+      bytes.append(contentsOf: block[..<count])
+      if bytes.count > largestFile {
+        return .failure(
+          ReadError(message: "larger than 16 MiB: not a keyboard file (see hangul-keyboard(5))"))
+      }
     }
-    return ferror(file) != 0 ? nil : bytes
   }
 
   // MARK: Elements
@@ -239,6 +275,8 @@ extension KeyboardLayout {
 /// One run of expat over one file; the callbacks reach it through expat's user data.
 private final class ParseContext {
   var parser: KeyboardFileParser
+  let path: FilePath
+  /// The path as messages show it.
   let file: String
   let bytes: [UInt8]
   let isRoot: Bool
@@ -246,9 +284,10 @@ private final class ParseContext {
   var section = KeyboardFileParser.Section.none
   var expat: XML_Parser?
 
-  init(parser: KeyboardFileParser, file: String, bytes: [UInt8], isRoot: Bool) {
+  init(parser: KeyboardFileParser, file: FilePath, bytes: [UInt8], isRoot: Bool) {
     self.parser = parser
-    self.file = file
+    self.path = file
+    self.file = file.description
     self.bytes = bytes
     self.isRoot = isRoot
   }
@@ -310,7 +349,7 @@ private final class ParseContext {
       }
       // Read in place, as libhangul reads it: a later combination table replaces it.
       do {
-        try parser.parse(file: parser.resolve(included, from: file), isRoot: false)
+        try parser.parse(file: parser.resolve(included, from: path), isRoot: false)
       } catch let inner {
         let here = place("include \"\(included)\": \(inner.message)")
         fail(inner.line > 0 ? inner : here)

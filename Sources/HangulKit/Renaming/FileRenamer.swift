@@ -7,52 +7,98 @@ internal import CSystemCalls
 
 /// Renames files and directories whose names are not in a normalization form
 /// (`hangul-normalize --rename`, SPEC §6), as `convmv --nfc` does, but never
-/// overwriting anything.
+/// overwriting anything and never moving anything out of its directory.
 ///
-///     var renamer = try FileRenamer(form: .nfc, recursive: true)
-///     let status = renamer.rename(["Downloads/한글"]) { event in print(event) }
-///     // "Downloads/한글/한.txt → Downloads/한글/한.txt"
+///     let renamer = try FileRenamer(form: .nfc, recursive: true)
+///     let status = renamer.rename(["Downloads/한글"]) { event in print(event.message); return true }
+///     // "Downloads/한글/한.txt → Downloads/한글/한.txt (U+1112 U+1161 U+11AB → U+D55C)"
 ///
-/// It works on directory descriptors (`openat`, `renameat2`), not on path
-/// strings, reads a whole directory before renaming in it, and goes deepest
-/// first: the entries of a directory, then the directory. A new name is taken
-/// only if nothing has it (`RENAME_NOREPLACE`; where a file system cannot do
-/// that, after checking that the name is free). Symbolic links are renamed,
-/// never followed. Names that are not UTF-8 are reported and left alone.
-/// Time O(entries); memory O(entries of the largest directory + depth).
+/// Paths are the exact bytes given (``FilePath``). It works on directory
+/// descriptors (`openat`, `renameat2`), not on path strings: every rename
+/// is of one name to one name inside the same directory. A normalized name
+/// that is not one name (NFKC makes `／` a slash; it may be empty, `.` or
+/// `..`) is reported and left alone. It reads a whole directory before
+/// renaming in it and goes deepest first: the entries of a directory, then
+/// the directory; the PATHs given go deepest first too (most components
+/// first). The walk is a loop, not a recursion, and holds one directory
+/// open at a time, so no depth of tree makes it fail (it goes back up
+/// through `..`, checking that it comes back to the directory it left). A
+/// new name is taken only if nothing has it (`RENAME_NOREPLACE`; where a
+/// file system cannot do that, after checking that the name is free).
+/// Symbolic links are renamed, never followed. Names that are not UTF-8 are
+/// reported and left alone. Time O(entries); memory O(the entries of the
+/// directories on the current path + its length).
 public struct FileRenamer {
-  /// What happened to one entry.
+  /// What happened to one entry. Paths are as given on the command line
+  /// with the names below them.
   public enum Event: Equatable, Sendable {
     /// Renamed (or, in a dry run, would be).
-    case renamed(old: String, new: String)
-    /// Left alone: another entry has the new name already.
-    case collision(old: String, new: String)
+    case renamed(old: FilePath, new: FilePath, dryRun: Bool)
+    /// Left alone: another entry has the new name already (in a dry run:
+    /// has it, or would have it after an earlier rename).
+    case collision(old: FilePath, new: FilePath, dryRun: Bool)
     /// Left alone: the name is not UTF-8.
-    case notUTF8(path: String)
+    case notUTF8(path: FilePath)
+    /// Left alone: the normalized name is not a single name.
+    case notOneName(path: FilePath, newName: [UInt8])
     /// A path that cannot be reached (status 66).
-    case cannotOpen(path: String, reason: String)
+    case cannotOpen(path: FilePath, reason: String)
     /// A rename or a directory read failed (status 74).
-    case failed(path: String, reason: String)
+    case failed(path: FilePath, reason: String)
 
     /// The exit status this event calls for (0 for a rename).
     public var status: Int32 {
       switch self {
       case .renamed: 0
-      case .collision, .notUTF8: 65
+      case .collision, .notUTF8, .notOneName: 65
       case .cannotOpen: 66
       case .failed: 74
       }
     }
 
-    /// How the program reports it: `old → new` for a rename, a message otherwise.
+    /// How the program reports it: `old → new (code points old → new)` for
+    /// a rename, a message otherwise. Paths are shown as
+    /// ``FilePath/description`` does.
     public var message: String {
       switch self {
-      case .renamed(let old, let new): "\(old) → \(new)"
-      case .collision(let old, let new): "\(old): not renamed: \(new) exists"
+      case .renamed(let old, let new, _):
+        "\(old) → \(new) (\(Self.change(from: old, to: new)))"
+      case .collision(let old, let new, false): "\(old): not renamed: \(new) exists"
+      case .collision(let old, let new, true): "\(old): would collide: \(new) exists"
       case .notUTF8(let path): "\(path): not renamed: the name is not UTF-8"
+      case .notOneName(let path, let newName):
+        "\(path): not renamed: the normalized name '\(FilePath(bytes: newName))' "
+          + (newName.contains(UInt8(ascii: "/"))
+            ? "holds a slash" : newName.isEmpty ? "is empty" : "is not a name")
       case .cannotOpen(let path, let reason): "\(path): \(reason)"
       case .failed(let path, let reason): "\(path): \(reason)"
       }
+    }
+
+    /// The code points that differ between two names, from the first that
+    /// differs to the last: `U+1112 U+1161 U+11AB → U+D55C`. The two names
+    /// of a rename usually look the same; this shows what changes.
+    static func change(from old: FilePath, to new: FilePath) -> String {
+      let before = Array(String(decoding: old.bytes, as: UTF8.self).unicodeScalars)
+      let after = Array(String(decoding: new.bytes, as: UTF8.self).unicodeScalars)
+      var start = 0
+      while start < before.count, start < after.count, before[start] == after[start] {
+        start += 1
+      }
+      var end = 0
+      while end < before.count - start, end < after.count - start,
+        before[before.count - 1 - end] == after[after.count - 1 - end]
+      {
+        end += 1
+      }
+      func codePoints(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        scalars.map { scalar in
+          let digits = String(scalar.value, radix: 16, uppercase: true)
+          return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }.joined(separator: " ")
+      }
+      return codePoints(before[start..<(before.count - end)]) + " → "
+        + codePoints(after[start..<(after.count - end)])
     }
   }
 
@@ -67,23 +113,91 @@ public struct FileRenamer {
     self.dryRun = dryRun
   }
 
-  /// Renames each path (and, recursively, what is below it); `report` gets
-  /// each event as it happens. Returns the exit status: the highest one of
-  /// the events (65 for a collision or a name that is not UTF-8, 66 for a
-  /// path that does not exist, 74 for a failed rename).
-  public func rename(_ paths: [String], report: (Event) -> Void) -> Int32 {
+  /// Renames each path (and, recursively, what is below it), the deepest
+  /// first (most components; paths of the same depth in the order given);
+  /// `report` gets each event as it happens and returns whether to go on
+  /// (false: stop at once, when the list of renames cannot be written).
+  /// Returns the exit status: the highest one of the events (65 for a name
+  /// left alone, 66 for a path that does not exist, 74 for a failed rename).
+  public func rename(_ paths: [FilePath], report: (Event) -> Bool) -> Int32 {
     var status: Int32 = 0
-    let note: (Event) -> Void = { event in
+    var stopped = false
+    let note: (Event) -> Bool = { event in
       status = max(status, event.status)
-      report(event)
+      stopped = stopped || !report(event)
+      return !stopped
     }
-    for path in paths {
+    let deepestFirst = paths.enumerated().sorted {
+      ($0.element.depth, -$0.offset) > ($1.element.depth, -$1.offset)
+    }
+    for (_, path) in deepestFirst where !stopped {
       renamePath(path, report: note)
     }
     return status
   }
 
-  /// The name in the form, or `nil` when it already is; `.none` for a name that is not UTF-8.
+  /// Whether `path` names no entry of a directory (`/`, `.`, `..`, or
+  /// ending in one of them): it can be walked with `--recursive`, not renamed.
+  public static func namesNoEntry(_ path: FilePath) -> Bool {
+    let name = split(path).name
+    return name.isEmpty || name == Self.dot || name == Self.dotDot
+  }
+
+  static let dot = [UInt8(ascii: ".")]
+  static let dotDot = [UInt8(ascii: "."), UInt8(ascii: ".")]
+
+  /// `path` without trailing slashes, cut after its last slash: the prefix
+  /// (empty for a bare name) and the name (empty for `/`).
+  static func split(_ path: FilePath) -> (prefix: [UInt8], name: [UInt8]) {
+    var bytes = path.bytes
+    let slash = UInt8(ascii: "/")
+    while bytes.count > 1, bytes.last == slash { bytes.removeLast() }
+    if bytes == [slash] { return (bytes, []) }
+    guard let last = bytes.lastIndex(of: slash) else { return ([], bytes) }
+    return (Array(bytes[...last]), Array(bytes[(last + 1)...]))
+  }
+
+  private func renamePath(_ path: FilePath, report: (Event) -> Bool) {
+    let (prefix, name) = Self.split(path)
+    let shown = FilePath(bytes: prefix + name)
+    if name.isEmpty || name == Self.dot || name == Self.dotDot {
+      // Not a name to rename; with --recursive, what is in it is renamed.
+      guard recursive else { return }
+      let directory = shown.open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard directory >= 0 else {
+        _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+        return
+      }
+      _ = walk(directory, path: shown.bytes, report: report)
+      return
+    }
+    let parent = FilePath(bytes: prefix.isEmpty ? Self.dot : prefix).open(
+      O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard parent >= 0 else {
+      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+      return
+    }
+    defer { close(parent) }
+    var info = stat()
+    guard name.withCName({ fstatat(parent, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+      return
+    }
+    if recursive, info.st_mode & S_IFMT == S_IFDIR {
+      let directory = name.withCName {
+        openat(parent, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      }
+      if directory < 0 {
+        guard report(.failed(path: shown, reason: StreamError.reason(errno))) else { return }
+      } else {
+        guard walk(directory, path: shown.bytes, report: report) else { return }
+      }
+    }
+    var taken = Set<[UInt8]>()
+    _ = renameEntry(name, in: parent, prefix: prefix, taken: &taken, report: report)
+  }
+
+  /// The name in the form: unchanged, changed, or not UTF-8.
   func normalizedName(_ name: UnsafeBufferPointer<UInt8>) -> NameResult {
     if !name.contains(where: { $0 >= 0x80 }) { return .unchanged }
     var position = 0
@@ -106,137 +220,48 @@ public struct FileRenamer {
     case notUTF8
   }
 
-  private func renamePath(_ path: String, report: (Event) -> Void) {
-    var bytes = Array(path.utf8)
-    while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-    let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
-    let parentBytes: [UInt8] =
-      slash.map { $0 == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<$0]) } ?? []
-    let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
-    let parentPath = parentBytes.isEmpty ? "." : String(decoding: parentBytes, as: UTF8.self)
-    let parent = open(parentPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard parent >= 0 else {
-      return report(.cannotOpen(path: path, reason: StreamError.reason(errno)))
-    }
-    defer { close(parent) }
-    let prefix =
-      parentBytes.isEmpty
-      ? ""
-      : String(decoding: parentBytes, as: UTF8.self)
-        + (parentBytes == [UInt8(ascii: "/")] ? "" : "/")
-    var info = stat()
-    let exists = name.withCString { fstatat(parent, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
-    guard exists else { return report(.cannotOpen(path: path, reason: StreamError.reason(errno))) }
-    let isDirectory = info.st_mode & S_IFMT == S_IFDIR
-    if recursive, isDirectory {
-      let display = prefix + String(decoding: name, as: UTF8.self)
-      let directory = name.withCString {
-        openat(parent, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      }
-      if directory < 0 {
-        report(.failed(path: display, reason: StreamError.reason(errno)))
-      } else {
-        renameEntries(of: directory, display: display, report: report)
-      }
-    }
-    // ".", ".." and "/" are not names to rename.
-    guard !name.isEmpty, name != [UInt8(ascii: ".")],
-      name != [UInt8(ascii: "."), UInt8(ascii: ".")],
-      name != [UInt8(ascii: "/")]
-    else { return }
-    var taken = Set<[UInt8]>()
-    renameEntry(name, in: parent, prefix: prefix, taken: &taken, report: report)
-  }
-
-  /// Renames what is in `directory` (deepest first) and closes it.
-  private func renameEntries(of directory: Int32, display: String, report: (Event) -> Void) {
-    guard let stream = fdopendir(directory) else {
-      close(directory)
-      return report(.failed(path: display, reason: StreamError.reason(errno)))
-    }
-    defer { closedir(stream) }
-    var names: [(name: [UInt8], isDirectory: Bool)] = []
-    while true {
-      errno = 0
-      guard let entry = readdir(stream) else {
-        if errno != 0 { report(.failed(path: display, reason: StreamError.reason(errno))) }
-        break
-      }
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(
-            UnsafeBufferPointer(
-              start: bytes,
-              count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
-        }
-      }
-      if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-      var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-      if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
-        var info = stat()
-        isDirectory =
-          name.withCString { fstatat(dirfd(stream), $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
-          && info.st_mode & S_IFMT == S_IFDIR
-      }
-      names.append((name, isDirectory))
-    }
-    let descriptor = dirfd(stream)
-    let prefix = display == "/" ? "/" : display + "/"
-    for (name, isDirectory) in names where isDirectory {
-      let child = name.withCString {
-        openat(descriptor, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-      }
-      guard child >= 0 else {
-        report(
-          .failed(
-            path: prefix + String(decoding: name, as: UTF8.self), reason: StreamError.reason(errno))
-        )
-        continue
-      }
-      renameEntries(
-        of: child, display: prefix + String(decoding: name, as: UTF8.self), report: report)
-    }
-    var taken = Set<[UInt8]>()
-    for (name, _) in names {
-      renameEntry(name, in: descriptor, prefix: prefix, taken: &taken, report: report)
-    }
-  }
-
-  /// Renames one entry of `directory` if its name is not in the form.
-  /// `taken` holds the new names a dry run has given out in this directory.
-  private func renameEntry(
-    _ name: [UInt8], in directory: Int32, prefix: String, taken: inout Set<[UInt8]>,
-    report: (Event) -> Void
-  ) {
+  /// Renames one entry of `directory` if its name is not in the form;
+  /// returns whether to go on. `taken` holds the new names a dry run has
+  /// given out in this directory; `prefix` is the directory's path as
+  /// shown, ending in a slash (or empty).
+  func renameEntry(
+    _ name: [UInt8], in directory: Int32, prefix: [UInt8], taken: inout Set<[UInt8]>,
+    report: (Event) -> Bool
+  ) -> Bool {
     let result = name.withUnsafeBufferPointer { normalizedName($0) }
-    let old = prefix + String(decoding: name, as: UTF8.self)
+    let old = FilePath(bytes: prefix + name)
     switch result {
-    case .unchanged: return
-    case .notUTF8: return report(.notUTF8(path: prefix + Self.escaped(name)))
+    case .unchanged: return true
+    case .notUTF8: return report(.notUTF8(path: old))
     case .changed(let newName):
-      let new = prefix + String(decoding: newName, as: UTF8.self)
+      // One name, in this directory: never a path that leads elsewhere.
+      guard !newName.isEmpty, newName != Self.dot, newName != Self.dotDot,
+        !newName.contains(UInt8(ascii: "/")), !newName.contains(0)
+      else { return report(.notOneName(path: old, newName: newName)) }
+      let new = FilePath(bytes: prefix + newName)
       if dryRun {
         var info = stat()
-        let exists = newName.withCString { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+        let exists = newName.withCName { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
         if exists || taken.contains(newName) {
-          return report(.collision(old: old, new: new))
+          return report(.collision(old: old, new: new, dryRun: true))
         }
         taken.insert(newName)
-        return report(.renamed(old: old, new: new))
+        return report(.renamed(old: old, new: new, dryRun: true))
       }
-      let outcome = name.withCString { oldName in
-        newName.withCString { newName in Self.renameNoReplace(directory, oldName, newName) }
+      let outcome = name.withCName { oldName in
+        newName.withCName { newName in Self.renameNoReplace(directory, oldName, newName) }
       }
       switch outcome {
-      case 0: report(.renamed(old: old, new: new))
-      case EEXIST: report(.collision(old: old, new: new))
-      default: report(.failed(path: old, reason: StreamError.reason(outcome)))
+      case 0: return report(.renamed(old: old, new: new, dryRun: false))
+      case EEXIST: return report(.collision(old: old, new: new, dryRun: false))
+      default: return report(.failed(path: old, reason: StreamError.reason(outcome)))
       }
     }
   }
 
-  /// renameat2 with RENAME_NOREPLACE; where the file system cannot do it,
-  /// renameat after checking that the new name is free. Returns 0 or errno.
+  /// renameat2 with RENAME_NOREPLACE, one name to another in one directory;
+  /// where the file system cannot do it, renameat after checking that the
+  /// new name is free. Returns 0 or errno.
   private static func renameNoReplace(
     _ directory: Int32, _ old: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>
   ) -> Int32 {
@@ -247,28 +272,15 @@ public struct FileRenamer {
     if fstatat(directory, new, &info, AT_SYMLINK_NOFOLLOW) == 0 { return EEXIST }
     return renameat(directory, old, directory, new) == 0 ? 0 : errno
   }
-
-  /// A name that is not UTF-8, with its bytes that are not written as `\xHH`.
-  static func escaped(_ name: [UInt8]) -> String {
-    var text = ""
-    var decoder = UTF8Stream()
-    decoder.decode(name, isLast: true) { unit in
-      switch unit {
-      case .scalar(let scalar): text.unicodeScalars.append(scalar)
-      case .invalidByte(let byte):
-        let digits = String(byte, radix: 16, uppercase: true)
-        text += "\\x" + (digits.count < 2 ? "0" : "") + digits
-      }
-    }
-    return text
-  }
 }
 
 extension Array where Element == UInt8 {
-  /// Calls `body` with the bytes as a NUL-terminated C string.
-  fileprivate func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+  /// Calls `body` with the bytes, one name without NUL, as a C string.
+  func withCName<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    assert(!contains(0), "a name from readdir(3), argv or a checked normalization holds no NUL")
     let cString = map { CChar(bitPattern: $0) } + [0]
     return cString.withUnsafeBufferPointer { buffer in
+      // The buffer holds at least the NUL, so it has an address.
       guard let base = buffer.baseAddress else { return body("") }
       return body(base)
     }

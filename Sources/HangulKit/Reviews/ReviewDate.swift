@@ -38,7 +38,8 @@ public struct ReviewDate: Sendable, Equatable {
     switch value {
     case .number(let spelling):
       guard let number = Double(spelling), number.isFinite else {
-        throw Invalid(description: "\(spelling) is not a number of seconds")
+        throw Invalid(
+          description: "\(MessageExcerpt.text(spelling)) is not a number of seconds")
       }
       // Ten to the eleventh seconds is the year 5138: such a number is milliseconds.
       self.init(secondsSince1970: abs(number) >= 1e11 ? number / 1000 : number)
@@ -59,10 +60,9 @@ public struct ReviewDate: Sendable, Equatable {
   public init(utf8 bytes: [UInt8], timeZone: ReviewTimeZone) throws(Invalid) {
     var reader = DigitReader(bytes: bytes)
     func invalid() -> Invalid {
-      let text = String(decoding: bytes, as: UTF8.self)
-      return Invalid(
+      Invalid(
         description:
-          "\(JSONWriter.quoted(text)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
+          "\(MessageExcerpt.quoted(utf8: bytes)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
       )
     }
     guard let year = reader.number(digits: 4), reader.take("-"),
@@ -115,6 +115,12 @@ public struct ReviewDate: Sendable, Equatable {
     if let offset {
       secondsSince1970 = local - Double(offset)
     } else {
+      guard timeZone.isUsable else {
+        let text = JSONWriter.quoted(String(decoding: bytes, as: UTF8.self))
+        throw Invalid(
+          description:
+            "\(text) has no time zone, and TZ '\(timeZone.name)' names none; set TZ or --time-zone")
+      }
       secondsSince1970 = timeZone.instant(fromLocal: local)
     }
   }
@@ -223,6 +229,9 @@ public struct ReviewTimeZone: Sendable, Equatable {
     case fixed(Int)
     /// A value for the TZ variable.
     case rule(String)
+    /// A zone that names none (an invalid `TZ`): reading a local time in it
+    /// is an error, so that it is one only when a local time is read.
+    case unusable
   }
 
   private let kind: Kind
@@ -233,6 +242,16 @@ public struct ReviewTimeZone: Sendable, Equatable {
   public static let utc = ReviewTimeZone(kind: .fixed(0), name: "UTC")
   /// The system's local time zone (/etc/localtime; UTC when there is none).
   public static let local = ReviewTimeZone(kind: .rule(":/etc/localtime"), name: "localtime")
+
+  /// A zone given as `name` that names none: a date without a zone read in
+  /// it is invalid (``ReviewDate/init(utf8:timeZone:)`` says so); offsets
+  /// are 0.
+  public static func unusable(_ name: String) -> ReviewTimeZone {
+    ReviewTimeZone(kind: .unusable, name: name)
+  }
+
+  /// Whether local times can be read in the zone (it is not ``unusable(_:)``).
+  public var isUsable: Bool { kind != .unusable }
 
   private init(kind: Kind, name: String) {
     self.kind = kind
@@ -354,6 +373,7 @@ public struct ReviewTimeZone: Sendable, Equatable {
     case .fixed(let offset): return offset
     case .rule(let value):
       return SystemTimeZones.offset(of: value, at: seconds)
+    case .unusable: return 0
     }
   }
 

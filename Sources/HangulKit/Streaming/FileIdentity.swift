@@ -18,9 +18,8 @@ public struct FileIdentity: Equatable, Sendable {
   public let inode: UInt64
 
   /// The file at `path`, if it exists.
-  public init?(path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+  public init?(path: FilePath) {
+    guard let info = path.status() else { return nil }
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
   }
@@ -34,25 +33,26 @@ public struct FileIdentity: Equatable, Sendable {
   }
 
   /// The identity of an input as the programs name it: `-` is standard input.
-  static func input(_ path: String) -> FileIdentity? {
-    path == "-" ? FileIdentity(regularFileOn: 0) : FileIdentity(path: path)
+  static func input(_ path: FilePath) -> FileIdentity? {
+    path.isStandardInput ? FileIdentity(regularFileOn: 0) : FileIdentity(path: path)
   }
 
   /// The first of `inputs` (no inputs: standard input) that writing to the
   /// path `output` would write over: the same path, or the same file.
-  public static func input(overwrittenBy output: String, inputs: [String]) -> String? {
-    let inputs = inputs.isEmpty ? ["-"] : inputs
-    if let same = inputs.first(where: { $0 == output && $0 != "-" }) { return same }
+  public static func input(overwrittenBy output: FilePath, inputs: [FilePath]) -> FilePath? {
+    let inputs = inputs.isEmpty ? [.standardInput] : inputs
+    if let same = inputs.first(where: { $0 == output && !$0.isStandardInput }) { return same }
     guard let target = FileIdentity(path: output) else { return nil }
     return inputs.first { input($0) == target }
   }
 
   /// The first of `inputs` (no inputs: standard input) that is the regular
-  /// file open on `descriptor` (standard output: 1).
-  public static func input(onDescriptor descriptor: Int32, inputs: [String]) -> String? {
-    guard let target = FileIdentity(regularFileOn: descriptor) else { return nil }
-    let inputs = inputs.isEmpty ? ["-"] : inputs
-    if descriptor == 0 { return nil }
+  /// file open on `descriptor` (standard output: 1), whether it was opened to
+  /// write over the file or to append to it: either way the program would
+  /// read what it writes.
+  public static func input(onDescriptor descriptor: Int32, inputs: [FilePath]) -> FilePath? {
+    guard descriptor != 0, let target = FileIdentity(regularFileOn: descriptor) else { return nil }
+    let inputs = inputs.isEmpty ? [.standardInput] : inputs
     return inputs.first { input($0) == target }
   }
 }
