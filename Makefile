@@ -2,15 +2,20 @@
 #
 #   make install PREFIX=/usr/local     build (release) and install
 #   make install DESTDIR=/tmp/stage    install under a staging root (for packages)
+#   make install INSTALL_STRIP_FLAG=   install the programs with their debug information
 #   make uninstall PREFIX=/usr/local   remove what install put there
 #
 # The programs are built with the Swift runtime linked in statically
-# (--static-swift-stdlib), so the installed programs need only the C library
-# and ICU, not the Swift toolchain they were built with.
+# (--static-swift-stdlib), so the installed programs need only the C library,
+# ICU and expat, not the Swift toolchain they were built with.
+# The programs are stripped as they are installed (install -s): with their
+# debug information they are about 32 MB each. INSTALL_STRIP_FLAG= (empty)
+# keeps it, for a packager whose tools split it into a debug package.
 # install-files copies from BUILD_DIR without building (the tests use it).
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+INSTALL_STRIP_FLAG ?= -s
 SWIFT_BUILD = swift build -c release --static-swift-stdlib --scratch-path .build-release
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man
@@ -40,7 +45,7 @@ install-files:
 	@test -n "$(BUILD_DIR)" || { echo "BUILD_DIR is not set" >&2; exit 2; }
 	install -d "$(BINDIR)" "$(MANDIR)/man1" "$(MANDIR)/man5" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	for program in $(PROGRAMS); do \
-	  install -m 755 "$(BUILD_DIR)/$$program" "$(BINDIR)/$$program" || exit 1; \
+	  install $(INSTALL_STRIP_FLAG) -m 755 "$(BUILD_DIR)/$$program" "$(BINDIR)/$$program" || exit 1; \
 	  install -m 644 "completions/bash/$$program" "$(BASHDIR)/$$program" || exit 1; \
 	  install -m 644 "completions/zsh/_$$program" "$(ZSHDIR)/_$$program" || exit 1; \
 	  install -m 644 "completions/fish/$$program.fish" "$(FISHDIR)/$$program.fish" || exit 1; \

@@ -43,7 +43,8 @@ class Option:
             if n["kind"] in ("long", "short")
         ]
         self.takes_value = arg["kind"] == "option"
-        self.help = arg.get("abstract", "").replace("\n", " ")
+        # A help that introduces a list of values ends in a colon: not in a TAB's line.
+        self.help = arg.get("abstract", "").replace("\n", " ").rstrip(":")
         # A value named like "id|file" is one of the listed ids or a file name.
         self.or_file = "file" in arg.get("valueName", "")
         kind = arg.get("completionKind") or {}
@@ -98,52 +99,76 @@ def sq(text):
 
 def bash(root):
     fn = "_" + ident(root.name)
+    add_words, add_files = fn + "_words", fn + "_files"
     lines = [f"# bash completion for {root.name}: {HEADER}", ""]
+    # Every reply goes into COMPREPLY through mapfile, one line a word: a file
+    # name with spaces stays one word (COMPREPLY=($(compgen …)) split it).
+    lines.append("# Adds to COMPREPLY the words of $1 that start with $cur.")
+    lines.append(f"{add_words}() {{")
+    lines.append('    mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -W "$1" -- "$cur")')
+    lines.append("}")
+    lines.append("")
+    lines.append("# Adds to COMPREPLY the files (-f) or directories (-d) whose names start with")
+    lines.append("# $cur: through bash-completion's _filedir when it is loaded (it reads quoted")
+    lines.append("# names), else through compgen.")
+    lines.append(f"{add_files}() {{")
+    lines.append("    if declare -F _filedir >/dev/null; then")
+    lines.append('        if [[ $1 == -d ]]; then _filedir -d; else _filedir; fi')
+    lines.append("    else")
+    lines.append("        compopt -o filenames 2>/dev/null")
+    lines.append('        mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "$1" -- "$cur")')
+    lines.append("    fi")
+    lines.append("}")
+    lines.append("")
     lines.append(f"{fn}() {{")
-    lines.append('    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"')
-    lines.append("    local command=" + sq(root.name) + " i word after_dashes=")
+    lines.append("    local cur prev words cword split=")
+    lines.append("    if declare -F _init_completion >/dev/null; then")
+    lines.append("        _init_completion -s || return")
+    lines.append("    else")
+    lines.append('        COMPREPLY=() cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"')
+    lines.append('        words=("${COMP_WORDS[@]}") cword=$COMP_CWORD')
+    lines.append("    fi")
+    lines.append("    local command=" + sq(root.name) + " i after_dashes=")
     if root.subcommands:
-        names = " ".join(s.name for s in root.subcommands)
-        lines.append("    for ((i = 1; i < COMP_CWORD; i++)); do")
-        lines.append('        word="${COMP_WORDS[i]}"')
-        lines.append(f'        case "$word" in {"|".join(s.name for s in root.subcommands)}) command="$command $word"; break ;; esac')
+        lines.append("    for ((i = 1; i < cword; i++)); do")
+        lines.append(f'        case "${{words[i]}}" in {"|".join(s.name for s in root.subcommands)}) command="$command ${{words[i]}}"; break ;; esac')
         lines.append("    done")
-    lines.append("    for ((i = 1; i < COMP_CWORD; i++)); do")
-    lines.append('        [[ "${COMP_WORDS[i]}" == -- ]] && after_dashes=1')
+    lines.append("    for ((i = 1; i < cword; i++)); do")
+    lines.append('        [[ "${words[i]}" == -- ]] && after_dashes=1')
     lines.append("    done")
     lines.append('    case "$command" in')
     for command in root.walk():
         lines.append(f"    {sq(' '.join(command.path))})")
-        lines.append('        case "$prev" in')
+        lines.append('        [[ -z "$after_dashes" ]] && case "$prev" in')
         for option in command.options:
             if not option.takes_value:
                 continue
             pattern = "|".join(option.names)
             if option.values is not None and option.or_file:
-                action = (f"compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W "
-                          f"{sq(' '.join(option.values))} -- \"$cur\") $(compgen -f -- \"$cur\"))")
+                action = f"{add_words} {sq(' '.join(option.values))}; {add_files} -f"
             elif option.values is not None:
-                action = f"COMPREPLY=($(compgen -W {sq(' '.join(option.values))} -- \"$cur\"))"
+                action = f"{add_words} {sq(' '.join(option.values))}"
             elif option.command is not None:
-                action = f"COMPREPLY=($(compgen -W \"$( {option.command} )\" -- \"$cur\"))"
+                action = f'{add_words} "$( {option.command} )"'
             elif option.directories:
-                action = 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur"))'
+                action = f"{add_files} -d"
             elif option.files:
-                action = 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))'
+                action = f"{add_files} -f"
             else:
-                action = "COMPREPLY=()"
+                action = ":"
             lines.append(f"        {pattern}) {action}; return ;;")
         lines.append("        esac")
+        lines.append('        [[ $split == true ]] && return  # --option=value for an option without one')
         words = " ".join(n for o in command.options for n in o.names if n.startswith("--"))
-        lines.append(f'        if [[ -z "$after_dashes" && "$cur" == -* ]]; then')
-        lines.append(f'            COMPREPLY=($(compgen -W {sq(words)} -- "$cur")); return')
+        lines.append('        if [[ -z "$after_dashes" && "$cur" == -* ]]; then')
+        lines.append(f"            {add_words} {sq(words)}; return")
         lines.append("        fi")
         if command.subcommands:
             names = " ".join(s.name for s in command.subcommands)
-            lines.append(f'        COMPREPLY=($(compgen -W {sq(names)} -- "$cur"))')
+            lines.append(f"        {add_words} {sq(names)}")
         elif command.has_positionals:
             flag = "-d" if command.positional_directories else "-f"
-            lines.append(f'        compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen {flag} -- "$cur"))')
+            lines.append(f"        {add_files} {flag}")
         lines.append("        ;;")
     lines.append("    esac")
     lines.append("}")
@@ -157,9 +182,7 @@ def bash(root):
 def zsh_spec(option):
     text = option.help.replace("[", "\\[").replace("]", "\\]").replace("'", "'\\''")
     names = option.names
-    head = ("{" + ",".join(names) + "}") if len(names) > 1 else names[0]
-    exclusive = f"({' '.join(names)})" if len(names) > 1 else ""
-    spec = f"{exclusive}{head}[{text}]"
+    spec = f"[{text}]"
     if option.takes_value:
         if option.values is not None and option.or_file:
             spec += ":value:{_files; compadd -- " + " ".join(option.values) + "}"
@@ -173,7 +196,12 @@ def zsh_spec(option):
             spec += ":file:_files"
         else:
             spec += ":value: "
-    return "'" + spec + "'"
+    if len(names) == 1:
+        return "'" + names[0] + spec + "'"
+    # An option with several names: the names exclude each other, and the
+    # brace group stays outside the quotes, where zsh expands it into one
+    # word a name ('(-h --help)-h[…]' '(-h --help)--help[…]').
+    return "'(" + " ".join(names) + ")'{" + ",".join(names) + "}'" + spec + "'"
 
 
 def zsh(root):

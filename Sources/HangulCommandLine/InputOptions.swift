@@ -7,7 +7,8 @@ public struct InputOptions: ParsableArguments {
     name: .customLong("from-code"),
     help: ArgumentHelp(
       "Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.",
-      valueName: "encoding"))
+      valueName: "encoding"),
+    completion: .encodings)
   public var encoding: String?
 
   public init() {}

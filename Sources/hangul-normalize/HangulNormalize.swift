@@ -13,8 +13,9 @@ struct HangulNormalize: ParsableCommand {
     commandName: "hangul-normalize",
     abstract: "Put text or file names into a Unicode normalization form (NFC, NFD, NFKC, NFKD).",
     usage: """
-      hangul-normalize [--form nfc|nfd|nfkc|nfkd] [-z] [--verify] [FILE...]
-      hangul-normalize --rename [--form F] [--dry-run] [--recursive] PATH...
+      hangul-normalize [--form nfc|nfd|nfkc|nfkd] [-z] [--verify] [--jobs N]
+                       [--from-code ENCODING] [FILE...]
+      hangul-normalize --rename [--form F] [--recursive] [--dry-run] PATH...
       """,
     discussion: """
       Reads each FILE in order (standard input when there is none or a FILE is -) \
@@ -39,8 +40,10 @@ struct HangulNormalize: ParsableCommand {
       """,
     version: versionLine("hangul-normalize"))
 
-  @Option(help: "The normalization form: nfc, nfd, nfkc or nfkd.")
-  var form: ICUNormalizer.Form = .nfc
+  // Optional, with the default named in the help: ArgumentParser would show
+  // the default of a raw-valued enumeration as its raw value, "(default: 0)".
+  @Option(help: "The normalization form (default: nfc):")
+  var form: ICUNormalizer.Form?
 
   @Flag(
     name: [.customShort("z"), .customLong("zero-terminated")],
@@ -94,7 +97,7 @@ struct HangulNormalize: ParsableCommand {
 
   func filter(_ diagnostics: Diagnostics) throws -> Int32 {
     // A record's normal form depends on that record alone: records can go to separate threads.
-    let (form, verifies, separator) = (form, verify, zeroTerminated ? UInt8(0) : 0x0A)
+    let (form, verifies, separator) = (form ?? .nfc, verify, zeroTerminated ? UInt8(0) : 0x0A)
     let runner = ParallelFilterRunner(
       paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
     // A fast path that disagrees with ICU stops the run here, before any output.
@@ -112,7 +115,7 @@ struct HangulNormalize: ParsableCommand {
   }
 
   func renameFiles(_ diagnostics: Diagnostics) throws -> Int32 {
-    let renamer = try FileRenamer(form: form, recursive: recursive, dryRun: dryRun)
+    let renamer = try FileRenamer(form: form ?? .nfc, recursive: recursive, dryRun: dryRun)
     let output = StandardStream(descriptor: 1)
     // The list of renames is the record of what was done: with nowhere to
     // write it (standard output closed), nothing is renamed.

@@ -136,6 +136,53 @@ struct DocumentationTests {
     }
   }
 
+  @Test("the README names every man page in its list of them")
+  func pageList() throws {
+    let readme = try String(contentsOf: repositoryFile("README.md"), encoding: .utf8)
+    let list = readme.components(separatedBy: "\n\n").first {
+      $0.contains("The pages are in `man/`")
+    }
+    let pages = try FileManager.default.contentsOfDirectory(atPath: repositoryFile("man").path)
+    #expect(pages.count >= 7)
+    for page in pages {
+      let name = page.split(separator: ".").dropLast().joined(separator: ".")
+      let section = page.split(separator: ".").last ?? ""
+      #expect(
+        list?.contains("`\(name)(\(section))`") == true, "README: \(name)(\(section)) is not listed"
+      )
+    }
+  }
+
+  @Test("the README names the Debian package of every system library the build needs")
+  func buildDependencies() throws {
+    let manifest = try String(contentsOf: repositoryFile("Package.swift"), encoding: .utf8)
+    let readme = try String(contentsOf: repositoryFile("README.md"), encoding: .utf8)
+    let quickStart = readme.components(separatedBy: "## Quick start").dropFirst().first ?? ""
+    let packages = manifest.components(separatedBy: ".apt([\"").dropFirst().map {
+      $0.prefix { $0 != "\"" }
+    }
+    #expect(packages.count >= 2)
+    for package in packages {
+      #expect(quickStart.contains("`\(package)`"), "README's quick start does not name \(package)")
+    }
+  }
+
+  @Test("--help gives every listed value a description, and defaults as values, not numbers")
+  func helpValues() throws {
+    for command in Self.commands {
+      let help = try Executable(command[0]).run(Array(command.dropFirst()) + ["--help"]).text
+      for line in help.components(separatedBy: "\n") {
+        let words = line.split(separator: " ")
+        #expect(
+          !(words.count == 2 && words[1] == "-"),
+          "\(command.joined(separator: " ")) --help: “\(line)” has no description")
+      }
+    }
+    let normalize = try Executable("hangul-normalize").run(["--help"]).text
+    #expect(normalize.contains("(default: nfc)"))
+    #expect(!normalize.contains("(default: 0)"))
+  }
+
   @Test("no --help example line is wrapped: each fits in 80 columns")
   func helpLinesFit() throws {
     for command in Self.commands {

@@ -85,7 +85,10 @@ struct ProgramConventionTests {
 /// that run without the Swift toolchain.
 @Suite("Installation")
 struct InstallationTests {
-  @Test("make install DESTDIR=… stages everything; the programs need only libc and ICU")
+  // A release build of every program (minutes on two cores): CI's run.
+  @Test(
+    "make install DESTDIR=… stages everything; the programs need only libc and ICU",
+    .enabled(if: longRuns, "a release build: HANGUL_LONG_TESTS=1 runs it (.ci/run does)"))
   func stagedInstall() throws {
     let stage = try temporaryFolder()
     let make = try Executable("hangul-compose").shell(

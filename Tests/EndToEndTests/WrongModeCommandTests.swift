@@ -86,7 +86,8 @@ struct WrongModeCommandTests {
   /// with words retyped in English mode here and there, and a byte that is
   /// not UTF-8.
   static func prose(in folder: URL) throws -> URL {
-    let corpus = URL(fileURLWithPath: "/work/shared/corpus/ko-prose.txt")
+    // Beside the clone, as bench/run.py finds it (not at one machine's path).
+    let corpus = repositoryRoot.appendingPathComponent("../shared/corpus/ko-prose.txt")
     let sample = repositoryFile("Tests/HangulWrongModeTests/Fixtures/ko-prose-sample.txt")
     let text =
       try (try? String(contentsOf: corpus, encoding: .utf8))

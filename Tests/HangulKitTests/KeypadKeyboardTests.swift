@@ -110,10 +110,7 @@ struct KeypadKeyboardTests {
   func corpus(id: String) throws {
     let keys = KeyEncoding.qwerty  // --keys jamo takes the same path (the syllables test both)
     var texts = [Array(try fixture("prose.txt"))]
-    let corpus = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("../shared/corpus/ko-prose.txt")
-    if let data = try? Data(contentsOf: corpus) { texts.append(Array(data)) }
+    if let corpus = sharedCorpusText() { texts.append(corpus) }
     for text in texts {
       expectSameBytes(try composed(try decomposed(text, id, keys: keys), id, keys: keys), text)
     }

@@ -108,10 +108,7 @@ struct KeypadTests {
     "prose and the shared corpus (when present) round-trip", arguments: [KeyEncoding.jamo, .qwerty])
   func corpus(keys: KeyEncoding) throws {
     var texts = [Array(try fixture("prose.txt"))]
-    let corpus = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("../shared/corpus/ko-prose.txt")
-    if let data = try? Data(contentsOf: corpus) { texts.append(Array(data)) }
+    if let corpus = sharedCorpusText() { texts.append(corpus) }
     for text in texts {
       expectSameBytes(try composedBytes(try decomposed(text, keys: keys), keys: keys), text)
     }
@@ -158,10 +155,7 @@ struct KeypadTests {
   @Test("--stats counts the keystrokes of prose and the corpus as an independent count does")
   func keystrokeCount() throws {
     var texts = [Array(try fixture("prose.txt"))]
-    let corpus = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("../shared/corpus/ko-prose.txt")
-    if let data = try? Data(contentsOf: corpus) { texts.append(Array(data)) }
+    if let corpus = sharedCorpusText() { texts.append(corpus) }
     for text in texts {
       // The lines without standalone compatibility jamo (their presses are
       // checked by the tables above): syllables, other text, newlines.

@@ -8,9 +8,10 @@ import Testing
 @Suite struct ParallelFilterRunnerTests {
   /// Korean text of a few hundred lines: the shared corpus when present, else a sample.
   static let prose: [UInt8] = {
-    let corpus = URL(fileURLWithPath: "/work/shared/corpus/ko-prose.txt")
-    if let data = try? Data(contentsOf: corpus) { return Array(data.prefix(60_000)) }
+    // Beside the clone, as bench/run.py finds it (not at one machine's path).
     let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let corpus = here.appendingPathComponent("../../../shared/corpus/ko-prose.txt")
+    if let data = try? Data(contentsOf: corpus) { return Array(data.prefix(60_000)) }
     let sample = here.appendingPathComponent("../../samples/qwerty-keys.expected.txt")
     let text = (try? Data(contentsOf: sample)).map(Array.init) ?? Array("안녕하세요\n".utf8)
     return Array(repeating: text, count: 40).flatMap { $0 }

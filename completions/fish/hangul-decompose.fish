@@ -5,7 +5,7 @@ complete -c hangul-decompose -l keyboard -r -F -a '2 2y 32 39 3f 3s 3y ro ahn ch
 complete -c hangul-decompose -l plain -d 'Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).'
 complete -c hangul-decompose -l stats -d 'Write to standard error the keystrokes the text takes on the keyboard, its characters, and keystrokes per character (KSPC).'
 complete -c hangul-decompose -l verify -d 'Check every output line against ICU NFC and NFD; a disagreement exits 65.'
-complete -c hangul-decompose -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
+complete -c hangul-decompose -l from-code -x -a 'cp949 euc-kr iso-2022-kr utf-8 utf-16 utf-16le utf-16be utf-32 utf-32le utf-32be iso-8859-1 windows-1252 shift_jis euc-jp gb18030 big5' -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
 complete -c hangul-decompose -l jobs -x -d 'Split regular files at line boundaries and run the pieces on n threads (0: one per core).'
 complete -c hangul-decompose -l version -d 'Show the version.'
 complete -c hangul-decompose -s h -l help -d 'Show help information.'
