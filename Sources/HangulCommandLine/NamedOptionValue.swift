@@ -10,11 +10,14 @@ public protocol NamedOptionValue: ExpressibleByArgument, CaseIterable {
 }
 
 extension NamedOptionValue {
-  public init?(argument: String) {
+  /// The value whose name is `argument` in any case.
+  static func named(_ argument: String) -> Self? {
     let wanted = argument.lowercased()
-    guard let value = Self.allCases.first(where: { $0.optionName.lowercased() == wanted }) else {
-      return nil
-    }
+    return allCases.first { $0.optionName.lowercased() == wanted }
+  }
+
+  public init?(argument: String) {
+    guard let value = Self.named(argument) else { return nil }
     self = value
   }
 
@@ -26,11 +29,9 @@ extension NamedOptionValue {
 extension NamedOptionValue where Self: RawRepresentable, RawValue == String {
   public var optionName: String { rawValue }
 
+  // Chosen over ArgumentParser's own for raw-valued enumerations (exact case).
   public init?(argument: String) {
-    let wanted = argument.lowercased()
-    guard let value = Self.allCases.first(where: { $0.optionName.lowercased() == wanted }) else {
-      return nil
-    }
+    guard let value = Self.named(argument) else { return nil }
     self = value
   }
 
@@ -45,9 +46,7 @@ extension ICUNormalizer.Form: NamedOptionValue {
   // Its raw values are ICU's numbers: the names are matched here, as for
   // every other value (ArgumentParser's default would read a number).
   public init?(argument: String) {
-    guard let value = Self.allCases.first(where: { $0.optionName == argument.lowercased() }) else {
-      return nil
-    }
+    guard let value = Self.named(argument) else { return nil }
     self = value
   }
 
