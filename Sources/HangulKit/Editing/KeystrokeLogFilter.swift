@@ -31,12 +31,12 @@
 /// `maximumLineLength` bytes of it.
 public struct KeystrokeLogFilter: ByteFilter {
   private var context: HangulInputContext
-  public let keys: KeyEncoding
+  let keys: KeyEncoding
   /// The committed text of the current line, which Backspace may delete.
   private var line: [UInt8] = []
-  public let maximumLineLength: Int
+  let maximumLineLength: Int
   /// The number of the last key written.
-  public private(set) var keyCount = 0
+  private(set) var keyCount = 0
   private var decoder = UTF8Stream()
   /// Whether the last character was the literal prefix.
   private var literalPending = false
