@@ -119,12 +119,25 @@ struct KeystrokeLogTests {
   /// every key string typed as a line of the log. A key libhangul takes has
   /// its commit and preedit; one it does not take (0) commits the same and
   /// is itself text; Enter commits what hangul_ic_flush commits.
+  /// libhangul's option sets, by the name the fixtures use.
+  static let optionSets: [String: ComposerOptions] = [
+    "default": ComposerOptions(), "auto-reorder": ComposerOptions(autoReorder: true),
+    "double-stroke": ComposerOptions(doubleStroke: true),
+    "no-bare-clusters": ComposerOptions(bareClusters: false),
+  ]
+
+  static let fixtureCases: [(String, String)] = [
+    "2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn",
+  ]
+  .flatMap { id in optionSets.keys.sorted().map { (id, $0) } }
+
   @Test(
-    "every key's commit and preedit are libhangul's, on 500 key strings of each keyboard",
-    arguments: ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn"])
-  func libhangulAgreement(id: String) throws {
+    "every key's commit and preedit are libhangul's, on 300 key strings of each keyboard and option set",
+    arguments: fixtureCases)
+  func libhangulAgreement(id: String, optionSet: String) throws {
+    let options = try #require(Self.optionSets[optionSet])
     let fixture = repositoryRoot.appendingPathComponent(
-      "Tests/HangulInputTests/Fixtures/libhangul-keys/\(id).default.txt.bz2")
+      "Tests/HangulInputTests/Fixtures/libhangul-keys/\(id).\(optionSet).txt.bz2")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["bzip2", "-dc", fixture.path]
@@ -145,7 +158,7 @@ struct KeystrokeLogTests {
         log.append(0x0A)
         expected.append("Enter \(fields[1])/")
         strings += 1
-        if strings == 500 { break }
+        if strings == 300 { break }
         continue
       }
       let key = Array(fields[0].utf8)[0]
@@ -155,9 +168,10 @@ struct KeystrokeLogTests {
       let text = taken || name == "Backspace" ? "" : name
       expected.append("\(name) \(fields[1])\(text)/\(fields[2])")
     }
-    let records = try Self.records(
-      log, keys: .qwerty, keyboard: Keyboard(id: id), options: ComposerOptions())
+    let records = try Self.records(log, keys: .qwerty, keyboard: Keyboard(id: id), options: options)
     let found = Self.pairs(records)
+    #expect(strings == 300)
+    #expect(expected.count > 3_000)
     #expect(found.count == expected.count)
     let mismatches = zip(found, expected).enumerated().filter { $0.element.0 != $0.element.1 }
     #expect(mismatches.isEmpty, "\(mismatches.count) keys, first: \(mismatches.prefix(3))")
