@@ -46,6 +46,15 @@ struct HangulCompose: ParsableCommand {
     case text
     case jsonl
     case keystrokes
+
+    /// The event log filter's output.
+    var ofEvents: EventLogFilter.Output {
+      switch self {
+      case .text: .text
+      case .jsonl: .jsonl
+      case .keystrokes: .keystrokes
+      }
+    }
   }
 
   enum StatisticsFormat: String, NamedOptionValue {
@@ -85,7 +94,7 @@ struct HangulCompose: ParsableCommand {
   @Option(
     help: """
       What to write: text; jsonl (events: {"doc":…,"text":…} a document); keystrokes \
-      (text logs: one {"n":…,"key":…,"commit":…,"preedit":…} a key, as the input method saw it).
+      (one {"n":…,"key":…,"commit":…,"preedit":…} a key, as the input method saw it).
       """)
   var output: Output = .text
 
@@ -112,10 +121,6 @@ struct HangulCompose: ParsableCommand {
       )
     }
     if output == .keystrokes {
-      if format == .events {
-        throw ValidationError(
-          "--output keystrokes is not available yet with --format events; use it with a text log")
-      }
       if nfc || verify || stats {
         throw ValidationError(
           "--output keystrokes writes no text: --nfc, --verify and --stats do not apply")
@@ -203,7 +208,9 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output, multitapTimeout
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    // Keys are numbered in input order: one thread for --output keystrokes.
+    var runner = ParallelFilterRunner(
+      paths: files, jobs: output == .keystrokes ? 1 : jobs.jobs, inputEncoding: input.encoding)
     runner.countsOutputLines = verify
     runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
@@ -221,7 +228,7 @@ struct HangulCompose: ParsableCommand {
               EventLogFilter(
                 keys: keys, keyboard: keyboard, options: options,
                 maximumLineLength: maximumLineLength, startMode: startMode,
-                output: output == .jsonl ? .jsonl : .text,
+                output: output.ofEvents,
                 includesStatistics: counts, multitapTimeout: multitapTimeout
               ) { log.add($0) },
               normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),

@@ -60,7 +60,7 @@ struct KeystrokeOutputCommandTests {
   @Test(
     "what does not go with it is a usage error",
     arguments: [
-      ["--format", "events", "--output", "keystrokes"], ["--output", "keystrokes", "--nfc"],
+      ["--output", "keystrokes", "--nfc"],
       ["--output", "keystrokes", "--verify"], ["--output", "keystrokes", "--stats"],
       ["--output", "jsonl"],
     ])
@@ -68,5 +68,56 @@ struct KeystrokeOutputCommandTests {
     let result = try compose.run(arguments, input: Data("r\n".utf8))
     #expect(result.status == 64)
     #expect(result.text.isEmpty)
+  }
+
+  @Test("event logs: doc and t as the log has them, key or code names, text events, the 한/영 key")
+  func events() throws {
+    let log = """
+      {"doc":"a","t":10,"key":"ㄱ"}
+      {"doc":"a","t":20,"code":"KeyK"}
+      {"key":"Backspace","t":30}
+      {"key":"Backspace"}
+      {"text":"안녕"}
+      {"key":"Backspace"}
+      {"doc":2,"key":"Shift"}
+      {"key":"ㄱ"}
+      {"code":"Lang1"}
+      {"code":"KeyA"}
+      {"key":"Enter"}
+
+      """
+    let result = try compose.run(
+      ["--format", "events", "--keys", "qwerty", "--output", "keystrokes"], input: Data(log.utf8))
+    #expect(result.status == 0)
+    #expect(
+      result.text == """
+        {"n":1,"doc":"a","t":10,"key":"ㄱ","commit":"","preedit":"ㄱ"}
+        {"n":2,"doc":"a","t":20,"key":"KeyK","commit":"","preedit":"가"}
+        {"n":3,"doc":"a","t":30,"key":"Backspace","commit":"","preedit":"ㄱ"}
+        {"n":4,"doc":"a","key":"Backspace","commit":"","preedit":""}
+        {"n":5,"doc":"a","text":"안녕","commit":"안녕","preedit":""}
+        {"n":6,"doc":"a","key":"Backspace","commit":"","preedit":"","delete":1}
+        {"n":7,"doc":2,"key":"Shift","commit":"","preedit":""}
+        {"n":8,"doc":2,"key":"ㄱ","commit":"","preedit":"ㄲ"}
+        {"n":9,"doc":2,"key":"Lang1","commit":"ㄲ","preedit":""}
+        {"n":10,"doc":2,"key":"KeyA","commit":"a","preedit":""}
+        {"n":11,"doc":2,"key":"Enter","commit":"","preedit":""}
+
+        """)
+  }
+
+  @Test("the issue's examples as event logs give the same objects as the text logs")
+  func eventsAgreeWithText() throws {
+    for (keys, keyboard) in [("dkssud", "2"), ("rkt\u{8}s", "2"), ("jfshea", "3f")] {
+      let arguments = ["--keys", "qwerty", "--keyboard", keyboard, "--output", "keystrokes"]
+      let text = try compose.run(arguments, input: Data("\(keys)\n".utf8))
+      let log =
+        keys.unicodeScalars.map { scalar in
+          scalar == "\u{8}" ? #"{"key":"Backspace"}"# : #"{"key":"\#(scalar)"}"#
+        }.joined(separator: "\n") + "\n" + #"{"key":"Enter"}"# + "\n"
+      let events = try compose.run(["--format", "events"] + arguments, input: Data(log.utf8))
+      #expect(events.status == 0)
+      #expect(events.text == text.text, "\(keys)")
+    }
   }
 }

@@ -30,18 +30,14 @@
 /// Time O(n); memory: the current line (for Backspace), at most
 /// `maximumLineLength` bytes of it.
 public struct KeystrokeLogFilter: ByteFilter {
-  private var context: HangulInputContext
+  private var recorder: KeystrokeRecorder
   let keys: KeyEncoding
   /// The committed text of the current line, which Backspace may delete.
   private var line: [UInt8] = []
   let maximumLineLength: Int
-  /// The number of the last key written.
-  private(set) var keyCount = 0
   private var decoder = UTF8Stream()
   /// Whether the last character was the literal prefix.
   private var literalPending = false
-  /// What the key at hand committed (the context's commit, then text).
-  private var commit: [UInt8] = []
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -49,9 +45,12 @@ public struct KeystrokeLogFilter: ByteFilter {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
     self.keys = keys
-    context = HangulInputContext(keyboard: keyboard, options: options)
+    recorder = KeystrokeRecorder(context: HangulInputContext(keyboard: keyboard, options: options))
     self.maximumLineLength = max(maximumLineLength, 4)
   }
+
+  /// The number of the last key written.
+  var keyCount: Int { recorder.keyCount }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     var filter = self
@@ -68,57 +67,55 @@ public struct KeystrokeLogFilter: ByteFilter {
     filter.decoder = decoder
     self = filter
     // What is still composing at the end is the last object's preedit.
-    context.reset()
+    recorder.reset()
     line.removeAll()
     literalPending = false
   }
 
   /// Reads one unit of the log and writes its object (U+2060 has none).
   private mutating func take(_ unit: DecodedUnit, into output: inout [UInt8]) {
-    commit.removeAll(keepingCapacity: true)
-    var deleted = 0
+    recorder.begin()
     guard case .scalar(let scalar) = unit else {
       literalPending = false
       guard case .invalidByte(let byte) = unit else { return }
-      insertText([byte])
-      write(key: Array("\u{FFFD}".utf8), deleted: 0, byte: byte, into: &output)
+      recorder.insert([byte])
+      applyToLine()
+      recorder.write(key: Array("\u{FFFD}".utf8), byte: byte, into: &output)
       return
     }
     var name = Array(String(scalar).utf8)
     if literalPending {
       literalPending = false
       if scalar == "\n" {
-        endLine()
+        recorder.flush()
         name = Array("Enter".utf8)
       } else {
-        insertText(name)
+        recorder.insert(name)
       }
-      return write(key: name, deleted: 0, into: &output)
-    }
-    switch scalar.value {
-    case 0x0A:
-      endLine()
-      name = Array("Enter".utf8)
-    case 0x08, 0x7F:
-      deleted = backspace()
-      name = Array("Backspace".utf8)
-    case KeyLogControl.separator.value:
-      flush()
-    case KeyLogControl.literalPrefix.value:
-      literalPending = true
-      return
-    default:
-      if isKey(scalar) {
-        let taken = context.process(InputKey(scalar))
-        deleted = context.deleteCount
-        apply(deleting: deleted)
-        if !taken { insertText(name) }
-      } else {
-        flush()
-        insertText(name)
+    } else {
+      switch scalar.value {
+      case 0x0A:
+        recorder.flush()
+        name = Array("Enter".utf8)
+      case 0x08, 0x7F:
+        name = Array("Backspace".utf8)
+        if !recorder.backspace() { recorder.deleted += deleteLastCharacter() }
+      case KeyLogControl.separator.value:
+        recorder.flush()
+      case KeyLogControl.literalPrefix.value:
+        literalPending = true
+        return
+      default:
+        if isKey(scalar) {
+          recorder.process(InputKey(scalar), text: name)
+        } else {
+          recorder.insert(name)
+        }
       }
     }
-    write(key: name, deleted: deleted, into: &output)
+    applyToLine()
+    if scalar == "\n" { line.removeAll(keepingCapacity: line.capacity <= maximumLineLength) }
+    recorder.write(key: name, into: &output)
   }
 
   /// Whether the log may mean `scalar` as a key (SPEC §3.1): a printable
@@ -130,86 +127,25 @@ public struct KeystrokeLogFilter: ByteFilter {
     return scalar.value >= 0x80
   }
 
-  /// Takes what the context's last call committed, after deleting what it took back.
-  private mutating func apply(deleting count: Int) {
-    for _ in 0..<count { line.removeLastCharacter() }
-    commit.append(contentsOf: context.commitUTF8)
-    appendToLine(context.commitUTF8)
-  }
-
-  /// Commits what is composing.
-  private mutating func flush() {
-    context.flush()
-    apply(deleting: context.deleteCount)
-  }
-
-  /// Text that is no key: it follows what was composing.
-  private mutating func insertText(_ bytes: [UInt8]) {
-    flush()
-    commit.append(contentsOf: bytes)
-    appendToLine(bytes)
-  }
-
-  /// Backspace; returns how many scalars it deleted before the cursor.
-  private mutating func backspace() -> Int {
-    if context.backspace() {
-      let count = context.deleteCount
-      apply(deleting: count)
-      return count
-    }
-    // Nothing to undo: the character before the cursor, as LineEditor deletes it.
-    let before = line.count
-    let scalarsBefore = Self.scalarCount(line)
-    let removed =
-      context.automaton == .syllable ? line.removeLastCharacter() : line.removeLastSyllableBlock()
-    guard removed else { return 0 }
-    assert(line.count < before, "a character was removed")
-    return max(1, scalarsBefore - Self.scalarCount(line))  // a stray continuation byte is one
-  }
-
-  /// Ends the line: commits what is composing; Backspace no longer reaches it.
-  private mutating func endLine() {
-    flush()
-    line.removeAll(keepingCapacity: line.capacity <= maximumLineLength)
-  }
-
-  private mutating func appendToLine(_ bytes: [UInt8]) {
-    line.append(contentsOf: bytes)
+  /// Applies the key at hand to the line: what the context took back, then its commit.
+  private mutating func applyToLine() {
+    for _ in 0..<recorder.deletedByContext { line.removeLastCharacter() }
+    line.append(contentsOf: recorder.commit)
     // Past the limit the start of the line goes, as ComposeFilter flushes it.
     if line.count > maximumLineLength { line.removeAll(keepingCapacity: false) }
   }
 
-  /// Writes the object of the key at hand.
-  private mutating func write(
-    key: [UInt8], deleted: Int, byte: UInt8? = nil, into output: inout [UInt8]
-  ) {
-    keyCount += 1
-    output.append(contentsOf: Array("{\"n\":\(keyCount),\"key\":\"".utf8))
-    JSONWriter.appendEscaped(utf8: key, to: &output)
-    output.append(contentsOf: Array("\",\"commit\":\"".utf8))
-    JSONWriter.appendEscaped(utf8: Self.wellFormed(commit), to: &output)
-    output.append(contentsOf: Array("\",\"preedit\":\"".utf8))
-    var preedit: [UInt8] = []
-    context.writePreedit(into: &preedit)
-    JSONWriter.appendEscaped(utf8: preedit, to: &output)
-    output.append(0x22)
-    if deleted > 0 { output.append(contentsOf: Array(",\"delete\":\(deleted)".utf8)) }
-    if let byte { output.append(contentsOf: Array(",\"byte\":\(byte)".utf8)) }
-    output.append(contentsOf: [0x7D, 0x0A])
-  }
-
-  /// The bytes with each byte that is not UTF-8 as U+FFFD (JSON holds text only).
-  static func wellFormed(_ bytes: [UInt8]) -> [UInt8] {
-    var stream = UTF8Stream()
-    var result: [UInt8] = []
-    result.reserveCapacity(bytes.count)
-    stream.decode(bytes, isLast: true) { unit in
-      switch unit {
-      case .scalar(let scalar): result.appendUTF8(scalar)
-      case .invalidByte: result.appendUTF8("\u{FFFD}")
-      }
-    }
-    return result
+  /// Backspace with nothing to undo: deletes the character before the
+  /// cursor as LineEditor does; returns how many scalars that was.
+  private mutating func deleteLastCharacter() -> Int {
+    let before = line.count
+    let scalarsBefore = Self.scalarCount(line)
+    let removed =
+      recorder.context.automaton == .syllable
+      ? line.removeLastCharacter() : line.removeLastSyllableBlock()
+    guard removed else { return 0 }
+    assert(line.count < before, "a character was removed")
+    return max(1, scalarsBefore - Self.scalarCount(line))  // a stray continuation byte is one
   }
 
   static func scalarCount(_ bytes: [UInt8]) -> Int {
