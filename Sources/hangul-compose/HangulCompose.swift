@@ -29,6 +29,7 @@ struct HangulCompose: ParsableCommand {
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
         printf 'jfshea\\n' | hangul-compose --keys qwerty --keyboard 3f  # → 안녕
+        printf 'rk\\n' | hangul-compose --keys qwerty --output keystrokes | head -1  # → {"n":1,"key":"r","commit":"","preedit":"ㄱ"}
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
@@ -38,6 +39,22 @@ struct HangulCompose: ParsableCommand {
   enum Format: String, NamedOptionValue {
     case text
     case events
+  }
+
+  /// What `--output` writes.
+  enum Output: String, NamedOptionValue {
+    case text
+    case jsonl
+    case keystrokes
+
+    /// The event log filter's output.
+    var ofEvents: EventLogFilter.Output {
+      switch self {
+      case .text: .text
+      case .jsonl: .jsonl
+      case .keystrokes: .keystrokes
+      }
+    }
   }
 
   enum StatisticsFormat: String, NamedOptionValue {
@@ -74,8 +91,12 @@ struct HangulCompose: ParsableCommand {
     help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
   var startMode: InputMode = .korean
 
-  @Option(help: "Events: write each document as text, or as jsonl ({\"doc\":…,\"text\":…} a line).")
-  var output: EventLogFilter.Output = .text
+  @Option(
+    help: """
+      What to write: text; jsonl (events: {"doc":…,"text":…} a document); keystrokes \
+      (one {"n":…,"key":…,"commit":…,"preedit":…} a key, as the input method saw it).
+      """)
+  var output: Output = .text
 
   @Option(
     parsing: .unconditional,
@@ -94,9 +115,16 @@ struct HangulCompose: ParsableCommand {
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
 
   func validate() throws {
-    if format == .text, startMode != .korean || output != .text {
+    if format == .text, startMode != .korean || output == .jsonl {
       throw ValidationError(
-        "--start-mode and --output apply to --format events only (a text log has no 한/영 key)")
+        "--start-mode and --output jsonl apply to --format events only (a text log has no 한/영 key)"
+      )
+    }
+    if output == .keystrokes {
+      if nfc || verify || stats {
+        throw ValidationError(
+          "--output keystrokes writes no text: --nfc, --verify and --stats do not apply")
+      }
     }
     if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
   }
@@ -118,6 +146,13 @@ struct HangulCompose: ParsableCommand {
     }
     var status: Int32
     switch format {
+    case .text where output == .keystrokes:
+      // Keys are numbered in input order: one thread.
+      var filter = KeystrokeLogFilter(
+        keys: compose.keys, keyboard: keyboard, options: options,
+        maximumLineLength: maxLine.value)
+      status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
+        &filter, report: diagnostics.report)
     case .text where keyboard.layout.type == .keypad:
       status = try run(
         KeypadComposeFilter(
@@ -173,7 +208,9 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output, multitapTimeout
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    // Keys are numbered in input order: one thread for --output keystrokes.
+    var runner = ParallelFilterRunner(
+      paths: files, jobs: output == .keystrokes ? 1 : jobs.jobs, inputEncoding: input.encoding)
     runner.countsOutputLines = verify
     runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
@@ -190,7 +227,8 @@ struct HangulCompose: ParsableCommand {
             NormalizingFilter(
               EventLogFilter(
                 keys: keys, keyboard: keyboard, options: options,
-                maximumLineLength: maximumLineLength, startMode: startMode, output: output,
+                maximumLineLength: maximumLineLength, startMode: startMode,
+                output: output.ofEvents,
                 includesStatistics: counts, multitapTimeout: multitapTimeout
               ) { log.add($0) },
               normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),

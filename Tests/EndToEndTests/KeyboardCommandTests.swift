@@ -50,6 +50,25 @@ struct KeyboardCommandTests {
     #expect(nfc.status == 0)
   }
 
+  @Test(
+    "Backspace with nothing to undo deletes a syllable written as conjoining jamo whole, as hangul-compose(1) says"
+  )
+  func backspaceDeletesConjoiningSyllable() throws {
+    // 5 q types ᅟᅲᆺ (a filler, a vowel, a final) on 3f; the space commits it.
+    let typed = try compose.run(
+      ["--keys", "qwerty", "--keyboard", "3f"], input: Data("5q \n5q \u{8}\n".utf8))
+    #expect(
+      Array(typed.text.unicodeScalars) == [
+        "\u{115F}", "\u{1172}", "\u{11BA}", " ", "\n", "\u{115F}", "\u{1172}", "\u{11BA}", "\n",
+      ])
+    let deleted = try compose.run(
+      ["--keys", "qwerty", "--keyboard", "3f"], input: Data("5q \u{8}\u{8}\n".utf8))
+    #expect(deleted.text == "\n")
+    #expect(deleted.status == 0)
+    let page = try String(contentsOf: repositoryFile("man/hangul-compose.1"), encoding: .utf8)
+    #expect(!page.contains("(a Unicode scalar, or one byte that is not UTF-8)"))
+  }
+
   @Test("--auto-reorder puts a vowel typed first in its place")
   func autoReorder() throws {
     let result = try compose.run(

@@ -31,6 +31,7 @@ struct DecomposeFastPathTests {
     var stream = UTF8Stream()
     var output: [UInt8] = []
     stream.decode(bytes, isLast: true) { decomposer.decompose($0, into: &output) }
+    decomposer.finish(into: &output)
     return output
   }
 

@@ -80,10 +80,40 @@ struct LayoutDecomposeTests {
       var out: [UInt8] = []
       decomposer.decompose(.scalar(scalar), into: &out)
       decomposer.finish()
-      if out.first == 0xE2 { untyped.append(scalar) }
+      // Keys are ASCII; a syllable the keyboard cannot type is written as itself.
+      if out.isEmpty || !out.allSatisfy({ $0 < 0x80 }) { untyped.append(scalar) }
     }
     #expect(
       untyped.isEmpty, "\(untyped.count) syllables typed as literal text: \(untyped.prefix(5))")
+  }
+
+  @Test("every syllable alone composes back from its romaja keys")
+  func everySyllableRoundTripsOnRomaja() throws {
+    let keyboard = try Keyboard(id: "ro")
+    var decomposer = LayoutDecomposer(keyboard: keyboard)
+    var failures: [String] = []
+    for value in UInt32(0xAC00)...0xD7A3 {
+      let scalar = Unicode.Scalar(value) ?? "가"
+      var keys: [UInt8] = []
+      decomposer.decompose(.scalar(scalar), into: &keys)
+      decomposer.finish()
+      let text = try composed(keys, on: keyboard)
+      if !keys.allSatisfy({ $0 < 0x80 }) || text != Array(String(scalar).utf8) {
+        failures.append("\(scalar) \(String(decoding: keys, as: UTF8.self))")
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.count) syllables: \(failures.prefix(8))")
+  }
+
+  @Test(
+    "romaja spells ㅒ ㅙ ㅢ as libhangul's romaja keyboard types them",
+    arguments: [
+      ("걔", "gyae"), ("괘", "gwae"), ("꽤", "ggwae"), ("쇄", "swae"), ("희", "heui"),
+      ("쾌", "kwae"), ("과", "gwa"), ("괴", "goi"),
+    ])
+  func romajaSpelling(text: String, keys: String) throws {
+    #expect(
+      try decomposed(Array("\(text)\n".utf8), on: Keyboard(id: "ro")) == Array("\(keys)\n".utf8))
   }
 
   @Test("keys as a person types them on 3f and romaja")

@@ -15,7 +15,7 @@ complete -c hangul-compose -l verify -d 'Check every output line against ICU NFC
 complete -c hangul-compose -l stats -d 'Write typing statistics to standard error after the output.'
 complete -c hangul-compose -l stats-format -x -a 'text json' -d 'How --stats writes: text (an aligned table) or json.'
 complete -c hangul-compose -l start-mode -x -a 'korean english' -d 'Events: the input mode each document starts in, korean or english (HangulMode toggles).'
-complete -c hangul-compose -l output -x -a 'text jsonl' -d 'Events: write each document as text, or as jsonl ({"doc":…,"text":…} a line).'
+complete -c hangul-compose -l output -x -a 'text jsonl keystrokes' -d 'What to write: text; jsonl (events: {"doc":…,"text":…} a document); keystrokes (one {"n":…,"key":…,"commit":…,"preedit":…} a key, as the input method saw it).'
 complete -c hangul-compose -l multitap-timeout -x -d 'Events on a phone keypad: a pause longer than this many milliseconds ends a multi-tap cycle (default: never).'
 complete -c hangul-compose -l from-code -x -a 'cp949 euc-kr iso-2022-kr utf-8 utf-16 utf-16le utf-16be utf-32 utf-32le utf-32be iso-8859-1 windows-1252 shift_jis euc-jp gb18030 big5' -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'
 complete -c hangul-compose -l jobs -x -d 'Split regular files at line boundaries and run the pieces on n threads (0: one per core).'

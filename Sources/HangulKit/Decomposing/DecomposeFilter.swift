@@ -69,24 +69,28 @@ public struct DecomposeFilter: ByteFilter {
     let fastPath = self.fastPath
     var position = start
     while position < chunk.count {
-      let sliceEnd = min(chunk.count, position + Self.sliceSize)
-      let stop = scratch.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress else {
-          return DecomposeFastPath.Stop(position: position, written: 0, lastUnit: nil)
+      // The start of an NFD syllable held by a plain decomposer: the units
+      // up to its end go to the decomposer, in order.
+      if !decomposer.holdsJamo {
+        let sliceEnd = min(chunk.count, position + Self.sliceSize)
+        let stop = scratch.withUnsafeMutableBufferPointer { buffer in
+          guard let base = buffer.baseAddress else {
+            return DecomposeFastPath.Stop(position: position, written: 0, lastUnit: nil)
+          }
+          let stop = fastPath.run(
+            UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base,
+            previous: decomposer.previousHangul, separators: decomposer.separators?.rows ?? [])
+          output.append(contentsOf: UnsafeBufferPointer(start: base, count: stop.written))
+          return stop
         }
-        let stop = fastPath.run(
-          UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base,
-          previous: decomposer.previousHangul, separators: decomposer.separators?.rows ?? [])
-        output.append(contentsOf: UnsafeBufferPointer(start: base, count: stop.written))
-        return stop
+        if let lastUnit = stop.lastUnit {
+          if lastUnit == 0 { decomposer.endHangul() } else { decomposer.noteSyllable(lastUnit) }
+        }
+        position = stop.position
+        // The slice is done, or a unit stopped the loop (perhaps one that the
+        // end of the slice cut, whole in the chunk).
+        guard position < sliceEnd else { continue }
       }
-      if let lastUnit = stop.lastUnit {
-        if lastUnit == 0 { decomposer.endHangul() } else { decomposer.noteSyllable(lastUnit) }
-      }
-      position = stop.position
-      // The slice is done, or a unit stopped the loop (perhaps one that the
-      // end of the slice cut, whole in the chunk).
-      guard position < sliceEnd else { continue }
       // One unit the fast path does not handle, through the decomposer.
       let lead = chunk[position]
       switch UTF8Stream.step(chunk, at: position) {
@@ -108,7 +112,7 @@ public struct DecomposeFilter: ByteFilter {
     let carried = carry
     carry = []
     slowPath(carried, isLast: true, into: &output)
-    decomposer.finish()
+    decomposer.finish(into: &output)
   }
 
   private mutating func slowPath(_ bytes: [UInt8], isLast: Bool, into output: inout [UInt8]) {

@@ -15,15 +15,21 @@ public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == 
     var decomposer: Decomposer
     var pending: [Unicode.Scalar] = []
     var position = 0
+    var ended = false
 
     public mutating func next() -> Unicode.Scalar? {
       while position == pending.count {
         pending.removeAll(keepingCapacity: true)
         position = 0
-        guard let scalar = base.next() else { return nil }
-        decomposer.decompose(.scalar(scalar)) { unit in
-          if case .scalar(let piece) = unit { pending.append(piece) }
+        guard !ended else { return nil }
+        var bytes: [UInt8] = []
+        if let scalar = base.next() {
+          decomposer.decompose(.scalar(scalar), into: &bytes)
+        } else {
+          decomposer.finish(into: &bytes)  // what a plain decomposer holds
+          ended = true
         }
+        for piece in String(decoding: bytes, as: UTF8.self).unicodeScalars { pending.append(piece) }
       }
       defer { position += 1 }
       return pending[position]

@@ -37,6 +37,10 @@ public struct Decomposer: Sendable {
   private var continuesSyllable = false
   /// Which jamo need a separator after which unit (key forms, not plain).
   private(set) var separators: SeparatorTable?
+  /// Plain key forms: the modern conjoining initial, and then vowel, of an
+  /// NFD syllable whose end has not come yet (0: none).
+  private var heldInitial: UInt32 = 0
+  private var heldVowel: UInt32 = 0
 
   public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
     self.form = form
@@ -57,6 +61,7 @@ public struct Decomposer: Sendable {
 
   /// Decomposes one unit of input, appending the output's UTF-8 to `output`.
   public mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
+    if isPlain, form.isKeystrokes, readsAsSyllable(unit, into: &output) { return }
     guard case .scalar(let scalar) = unit else {
       previousHangul = nil
       continuesSyllable = false
@@ -83,7 +88,7 @@ public struct Decomposer: Sendable {
     previousHangul = nil
     switch form {
     case .jamo:
-      output.appendUTF8(Jamo(conjoining: scalar)?.scalar ?? scalar)
+      output.appendUTF8(Self.compatibilityJamo(of: scalar))
     case .nfd:
       output.appendUTF8(scalar)
     case .keys, .qwerty:
@@ -94,10 +99,104 @@ public struct Decomposer: Sendable {
     }
   }
 
-  /// Ends the input (or a stream of it).
+  /// Ends the input (or a stream of it), writing what is held.
+  public mutating func finish(into output: inout [UInt8]) {
+    releaseHeld(into: &output)
+    finish()
+  }
+
+  /// Ends the input (or a stream of it); what is held is dropped.
   public mutating func finish() {
     previousHangul = nil
     continuesSyllable = false
+    heldInitial = 0
+    heldVowel = 0
+  }
+
+  /// Whether the decomposer holds the start of an NFD syllable (plain key forms):
+  /// the next unit must come through ``decompose(_:into:)``.
+  var holdsJamo: Bool { heldInitial != 0 }
+
+  /// Plain key forms read NFD syllables (macOS file names) as the syllables
+  /// they are: a modern initial and vowel, then perhaps a modern final, get
+  /// the keys of their NFC syllable, and so does a final after a precomposed
+  /// syllable without one (가 + ᆨ = 각). Conjoining jamo that make no modern
+  /// syllable (a lone jamo, old Hangul such as ᄒᆞᆫ) are written as they are.
+  /// Returns whether `unit` is taken.
+  private mutating func readsAsSyllable(_ unit: DecodedUnit, into output: inout [UInt8]) -> Bool {
+    let value: UInt32
+    if case .scalar(let scalar) = unit { value = scalar.value } else { value = 0 }
+    let isModernVowel = (0x1161...0x1175).contains(value)
+    let isModernFinal = (0x11A8...0x11C2).contains(value)
+    if heldInitial != 0, heldVowel == 0, isModernVowel {
+      heldVowel = value
+      return true
+    }
+    if heldVowel != 0, isModernFinal {
+      appendSyllable(initial: heldInitial, vowel: heldVowel, final: value, to: &output)
+      return true
+    }
+    // An old syllable: its modern part is written as it is too.
+    releaseHeld(into: &output, asSyllable: !Self.continuesOldSyllable(value))
+    if (0x1100...0x1112).contains(value) {
+      heldInitial = value
+      return true
+    }
+    if isModernFinal, let previous = previousHangul?.value,
+      previous &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count),
+      (previous - HangulSyllable.firstScalarValue) % 28 == 0
+    {
+      let index = Int(previous - HangulSyllable.firstScalarValue)
+      appendSyllable(
+        initial: 0x1100 + UInt32(index / 588), vowel: 0x1161 + UInt32(index / 28 % 21),
+        final: value, to: &output, after: previous)
+      return true
+    }
+    return false
+  }
+
+  /// Writes the keys of the syllable of modern conjoining jamo (`final` 0:
+  /// none); `after`: the syllable without its final, already written.
+  private mutating func appendSyllable(
+    initial: UInt32, vowel: UInt32, final: UInt32, to output: inout [UInt8],
+    after written: UInt32? = nil
+  ) {
+    let index =
+      Int(initial - 0x1100) * 588 + Int(vowel - 0x1161) * 28
+      + (final == 0 ? 0 : Int(final - 0x11A7))
+    if written != nil, let jamo = Unicode.Scalar(final).flatMap({ Jamo(conjoining: $0) }) {
+      table.append(jamo: jamo, to: &output)  // a syllable's keys are those of its parts in turn
+    } else {
+      table.append(syllable: index, to: &output)
+    }
+    heldInitial = 0
+    heldVowel = 0
+    decompose(syllableValue: HangulSyllable.firstScalarValue + UInt32(index))
+  }
+
+  /// Writes the held start of an NFD syllable: a modern initial and vowel as
+  /// their syllable (unless `asSyllable` is false), an initial alone as it is.
+  private mutating func releaseHeld(into output: inout [UInt8], asSyllable: Bool = true) {
+    guard heldInitial != 0 else { return }
+    if heldVowel != 0, asSyllable {
+      appendSyllable(initial: heldInitial, vowel: heldVowel, final: 0, to: &output)
+      return
+    }
+    for value in [heldInitial, heldVowel] where value != 0 {
+      output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}")
+    }
+    heldInitial = 0
+    heldVowel = 0
+    previousHangul = nil
+  }
+
+  /// Whether a scalar after an initial and a vowel makes the syllable old
+  /// Hangul: an old vowel or final, or a tone mark.
+  static func continuesOldSyllable(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x1176...0x11A7, 0x11C3...0x11FF, 0xD7B0...0xD7FB, 0x302E, 0x302F: true
+    default: false
+    }
   }
 
   /// Writes what ``DecompositionForm/initials`` makes of a unit that is not a
@@ -105,10 +204,9 @@ public struct Decomposer: Sendable {
   /// nothing for the conjoining vowels and finals of the same syllable, so that
   /// NFD text gives the same initials as NFC text.
   private mutating func appendInitial(of scalar: Unicode.Scalar, to output: inout [UInt8]) {
-    let conjoining = Jamo(conjoining: scalar)
     switch scalar.value {
     case 0x1100...0x115F, 0xA960...0xA97C:
-      output.appendUTF8(conjoining?.scalar ?? scalar)
+      output.appendUTF8(Self.compatibilityJamo(of: scalar))
       continuesSyllable = true
     case 0x1160...0x11FF where continuesSyllable, 0xD7B0...0xD7FB where continuesSyllable:
       break
@@ -116,6 +214,15 @@ public struct Decomposer: Sendable {
       output.appendUTF8(scalar)
       continuesSyllable = false
     }
+  }
+
+  /// The compatibility jamo that shows a conjoining jamo alone, old ones
+  /// included (ᆞ → ㆍ, as Unicode's compatibility decompositions of
+  /// U+3131–U+318E and libhangul's `hangul_jamo_to_cjamo`), or the scalar
+  /// itself when it has none.
+  static func compatibilityJamo(of scalar: Unicode.Scalar) -> Unicode.Scalar {
+    let shown = ConjoiningJamo.compatibility(scalar.value)
+    return shown == 0 ? scalar : Unicode.Scalar(shown) ?? scalar
   }
 
   /// Remembers a syllable the caller wrote itself.

@@ -117,19 +117,17 @@ public struct LayoutDecomposer: Sendable {
       initials.insert([], at: 0)  // romaja puts ㅇ before a lone vowel
     }
     let vowels = sequences(typing: vowel, depth: 3)
-    let finals = final == 0 ? [[]] : sequences(typing: final, depth: 2)
+    // ㄾ is three keys on ahn (ㄹ ㅎ ㄷ).
+    let finals = final == 0 ? [[]] : sequences(typing: final, depth: 3)
     var candidates: [[UInt8]] = []
     for first in initials {
       for second in vowels {
         for third in finals { candidates.append(first + second + third) }
       }
     }
-    // The fewest keys, then the fewest Shift keys (capitals start a syllable on romaja).
-    func capitals(_ keys: [UInt8]) -> Int { keys.count { $0 &- UInt8(ascii: "A") < 26 } }
-    candidates.sort {
-      ($0.count, capitals($0)) != ($1.count, capitals($1))
-        ? ($0.count, capitals($0)) < ($1.count, capitals($1)) : $0.lexicographicallyPrecedes($1)
-    }
+    // The fewest keys, then the fewest Shift keys (capitals start a syllable
+    // on romaja), then the way a person spells (see ``misspellings(_:)``).
+    candidates.sort { isPreferred($0, to: $1) }
     let found =
       candidates.first { keys in
         var composer = fresh
@@ -168,8 +166,55 @@ public struct LayoutDecomposer: Sendable {
         for last in lasts { result.append(head + last) }
       }
     }
-    result.sort { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+    if keyboard.layout.type == .romaja {
+      // A capital after the first key starts a new syllable: such keys never
+      // type one jamo, and must not crowd out those that do (ㅒ has 48
+      // spellings of three keys, YAE and yae among them).
+      result.removeAll { keys in keys.dropFirst().contains { $0 &- UInt8(ascii: "A") < 26 } }
+      result.sort { isPreferred($0, to: $1) }
+    } else {
+      result.sort { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) }
+    }
     return Array(result.prefix(12))
+  }
+
+  /// The order among keys that type the same thing: the fewest keys, then
+  /// the fewest capitals, then the fewest misspellings, then byte order.
+  private func isPreferred(_ first: [UInt8], to second: [UInt8]) -> Bool {
+    func capitals(_ keys: [UInt8]) -> Int { keys.count { $0 &- UInt8(ascii: "A") < 26 } }
+    let rank = (first.count, capitals(first), misspellings(first))
+    let otherRank = (second.count, capitals(second), misspellings(second))
+    return rank != otherRank ? rank < otherRank : first.lexicographicallyPrecedes(second)
+  }
+
+  /// On romaja, how far keys are from the way a person spells: y and w are
+  /// the glides that begin a vowel of two or more letters (gyae 걔, gwae 괘,
+  /// gwi 귀, not giae, goae, gui), i, u, o the letters after them and the
+  /// vowels alone (goi 괴, heui 희, ul 울, not goy, heuy, wl). A vowel of
+  /// several letters that does not begin with a glide, and a glide alone,
+  /// count 1; each glide after a vowel's first letter 2. Other keyboards
+  /// spell no letters: 0.
+  private func misspellings(_ keys: [UInt8]) -> Int {
+    guard keyboard.layout.type == .romaja else { return 0 }
+    func isGlide(_ key: UInt8) -> Bool {
+      key | 0x20 == UInt8(ascii: "y") || key | 0x20 == UInt8(ascii: "w")
+    }
+    var count = 0
+    var run: [UInt8] = []  // the letters of the vowel at hand
+    func endRun() {
+      if let first = run.first, isGlide(first) != (run.count > 1) { count += 1 }
+      count += 2 * run.dropFirst().count { isGlide($0) }
+      run.removeAll()
+    }
+    for key in keys {
+      if ConjoiningJamo.isVowel(keyboard.layout.value(forKey: key)) {
+        run.append(key)
+      } else {
+        endRun()
+      }
+    }
+    endRun()
+    return count
   }
 }
 

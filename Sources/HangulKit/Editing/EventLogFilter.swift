@@ -32,6 +32,9 @@ public struct EventLogFilter: ByteFilter {
     case text
     /// One `{"doc":…,"text":…}` object a line (`"stats"` too when asked for).
     case jsonl
+    /// One object a key, what ``HangulInputContext`` made of it
+    /// (``KeystrokeRecorder``), instead of the text.
+    case keystrokes
   }
 
   public private(set) var editor: DocumentEditor
@@ -50,22 +53,25 @@ public struct EventLogFilter: ByteFilter {
   private let freshEditor: DocumentEditor
   private let report: (PositionedError) -> Void
   private let startMode: InputMode
-  private var mode: InputMode
+  var mode: InputMode
   private let shiftedJamo: [Jamo?]
   private var reader: EventLineReader
   /// Output ready to be written.
-  private var ready: [UInt8] = []
+  var ready: [UInt8] = []
   private var fileName = "(standard input)"
   /// The lines of the input read to their end.
   private var lineNumber = 0
-  private var shiftPending = false
-  private var literalPending = false
+  var shiftPending = false
+  var literalPending = false
   private var lastTime: Double?
   /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
   public let multitapTimeout: Double?
   /// The keys of a phone keypad that have names instead of jamo labels (획추가).
   private let keypadKeyNames: [String: UInt8]
-  private var document: DocumentName?
+  var document: DocumentName?
+  /// With ``Output/keystrokes``: the objects, from a context of its own
+  /// (the editor goes on too: it knows what a Backspace deletes).
+  var keystrokes: KeystrokeRecorder?
   private var documentStarted = false
   /// Whether the current document's JSON object was opened (its text streams).
   private var objectOpened = false
@@ -80,7 +86,7 @@ public struct EventLogFilter: ByteFilter {
   private var earliestUncheckedTime: Double?
 
   /// A `"doc"` value as the log spelled it.
-  private enum DocumentName: Equatable {
+  enum DocumentName: Equatable {
     case string(String)
     case number(String)
 
@@ -121,6 +127,11 @@ public struct EventLogFilter: ByteFilter {
     freshEditor = DocumentEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
     editor = freshEditor
+    if output == .keystrokes {
+      keystrokes = KeystrokeRecorder(
+        context: HangulInputContext(
+          keyboard: keyboard, options: options, multitapTimeout: multitapTimeout))
+    }
     // Shift turns a jamo into the one its key types with Shift (ㄱ → ㄲ, ㅐ → ㅒ).
     var shifted = [Jamo?](repeating: nil, count: Jamo.count)
     for lower in UInt8(ascii: "a")...UInt8(ascii: "z") {
@@ -261,6 +272,7 @@ public struct EventLogFilter: ByteFilter {
     case .jsonl:
       openObject()
       JSONWriter.appendEscaped(utf8: text, to: &ready)
+    case .keystrokes: break
     }
   }
 
@@ -290,6 +302,8 @@ public struct EventLogFilter: ByteFilter {
         ready.append(contentsOf: ",\"stats\":\(finished.json(includingDocument: false))".utf8)
       }
       ready.append(contentsOf: "}\n".utf8)
+    case .keystrokes:
+      keystrokes?.reset()
     }
     editor = freshEditor
     mode = startMode
@@ -362,7 +376,11 @@ public struct EventLogFilter: ByteFilter {
     }
     recorder.current.document = document?.text
     recorder.current.keystrokes += 1
-    perform(action)
+    if keystrokes != nil {
+      record(action, of: event, at: time)
+    } else {
+      perform(action)
+    }
   }
 
   /// A value as a message shows it: its first 40 characters.
@@ -374,7 +392,7 @@ public struct EventLogFilter: ByteFilter {
     spelling.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }
   }
 
-  private enum Action {
+  enum Action {
     case named(NamedKey)
     case character(String)
     case code(KeyCode, shifted: Bool)
@@ -450,7 +468,7 @@ public struct EventLogFilter: ByteFilter {
     return "unknown \(member) \(JSONWriter.quoted(shown))\(suggestion ?? ""): \(rule)"
   }
 
-  private mutating func perform(_ action: Action) {
+  mutating func perform(_ action: Action) {
     switch action {
     case .named(let named):
       perform(named)
@@ -552,7 +570,7 @@ public struct EventLogFilter: ByteFilter {
   }
 
   /// What a key types with Shift held.
-  private func shifted(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+  func shifted(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
     if let jamo = Jamo(scalar) { return shiftedJamo[Int(jamo.offset)]?.scalar ?? scalar }
     let plain = Array("`1234567890-=[]\\;',./".unicodeScalars)
     let shifted = Array("~!@#$%^&*()_+{}|:\"<>?".unicodeScalars)
