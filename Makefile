@@ -17,7 +17,7 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-PROGRAMS = hangul-compose hangul-decompose hangul-reviews hangul-normalize
+PROGRAMS = hangul-compose hangul-decompose hangul-reviews hangul-normalize hangul-wrongmode
 PAGES1 = $(wildcard man/*.1)
 PAGES5 = $(wildcard man/*.5)
 

@@ -21,10 +21,12 @@ let package = Package(
   name: "hangul-tools",
   products: [
     .library(name: "HangulKit", targets: ["HangulKit"]),
+    .library(name: "HangulWrongMode", targets: ["HangulWrongMode"]),
     .executable(name: "hangul-compose", targets: ["hangul-compose"]),
     .executable(name: "hangul-decompose", targets: ["hangul-decompose"]),
     .executable(name: "hangul-reviews", targets: ["hangul-reviews"]),
     .executable(name: "hangul-normalize", targets: ["hangul-normalize"]),
+    .executable(name: "hangul-wrongmode", targets: ["hangul-wrongmode"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -35,6 +37,11 @@ let package = Package(
     .systemLibrary(name: "CSystemCalls"),
     .target(name: "HangulKit", dependencies: ["CICU", "CExpat", "CSystemCalls"]),
     .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
+    // Text typed in the wrong 한/영 mode, judged with Hunspell's dictionaries:
+    // a library of its own, so that the other programs do not link libhunspell.
+    .systemLibrary(
+      name: "CHunspell", pkgConfig: "hunspell", providers: [.apt(["libhunspell-dev"])]),
+    .target(name: "HangulWrongMode", dependencies: ["HangulKit", "CHunspell"]),
     .executableTarget(
       name: "hangul-compose", dependencies: commandLine, linkerSettings: staticRuntime),
     .executableTarget(
@@ -43,11 +50,17 @@ let package = Package(
       name: "hangul-reviews", dependencies: commandLine, linkerSettings: staticRuntime),
     .executableTarget(
       name: "hangul-normalize", dependencies: commandLine, linkerSettings: staticRuntime),
+    .executableTarget(
+      name: "hangul-wrongmode", dependencies: commandLine + ["HangulWrongMode"],
+      linkerSettings: staticRuntime),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HangulWrongModeTests", dependencies: ["HangulWrongMode"], exclude: ["Fixtures"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews", "hangul-normalize",
+        "hangul-wrongmode",
       ]),
   ]
 )

@@ -2,7 +2,8 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|normalize|export-csv|jobs] [--only-reviews] [--jobs-size 1G]
+                    [--only compose|normalize|export-csv|jobs|wrongmode] [--only-reviews]
+                    [--jobs-size 1G] [--wrongmode-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -19,7 +20,9 @@ hangul-compose at each size, and the review import side by side with
 the corpus's prose (bench/reviews.py; every fifth content NFD), then the peak
 memory of importing one record with a --big-record MB content, then
 `hangul-reviews export --to csv` against jq's @csv on an envelope of --records
-records, and last --jobs 2 against --jobs 1 on --jobs-size files (all cores).
+records, then --jobs 2 against --jobs 1 on --jobs-size files (all cores), and
+last hangul-wrongmode check and fix on --wrongmode-size of mixed comments
+(bench/comments.py), which no peer does in bulk.
 A peer that is not installed is skipped with a note.
 """
 import argparse
@@ -88,8 +91,10 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "normalize", "export-csv", "jobs"], help="run only this part")
+    parser.add_argument("--only", choices=["compose", "normalize", "export-csv", "jobs", "wrongmode"],
+                        help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
+    parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
     options = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="hangul-bench-")
@@ -100,6 +105,9 @@ def main():
         if options.only == "export-csv":
             print("review export to CSV:")
             export_csv(work, options, os.path.join(bin_dir, "hangul-reviews"))
+            return
+        if options.only == "wrongmode":
+            wrongmode_section(options, work, lambda name: os.path.join(bin_dir, name))
             return
         peers = os.path.join(ROOT, "bench", "peers")
         sh(f"cc -O2 -o {work}/libhangul-compose {peers}/libhangul-compose.c $(pkg-config --cflags --libs libhangul)")
@@ -194,6 +202,8 @@ def main():
         export_csv(work, options, ours("hangul-reviews"))
 
         jobs_section(options, work, ours, inputs)
+
+        wrongmode_section(options, work, ours)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -254,6 +264,52 @@ MIXED_PHRASES = [
     "combining: e\u0301 a\u0308 o\u0323\u0302 A\u030A n\u0303 q\u0307\u0323",
     "ﬁ ① ㈜ ㎏ Ⅻ ｶﾀｶﾅ ＡＢＣ ㄱㅅ ㄳ",
 ]
+
+
+def wrongmode_section(options, work, ours):
+    """hangul-wrongmode check and fix on mixed comments, one core: MB/s and peak memory."""
+    words = "/usr/share/dict/words"
+    if not os.path.exists(words):
+        print("\nhangul-wrongmode: skipped (no /usr/share/dict/words: apt-get install wamerican)")
+        return
+    source = f"{work}/comments.txt"
+    sh(f"python3 {ROOT}/bench/comments.py {options.corpus} {words} {ours('hangul-compose')} "
+       f"{size(options.wrongmode_size)} > {source}")
+    megabytes = os.path.getsize(source) / 1e6
+    print(f"\nhangul-wrongmode on {megabytes:.1f} MB of mixed comments (bench/comments.py), one core "
+          f"(taskset -c 0), median of {options.runs} runs; CPU is user + system")
+    header = f"{'task':28} {'MB/s':>8} {'MB/s CPU':>9} {'peak MiB':>9} {'spans':>9}"
+    print(header)
+    print("-" * len(header))
+    for name, argv in [("check (spans → stdout)", [ours("hangul-wrongmode"), "check"]),
+                       ("fix (text → stdout)", [ours("hangul-wrongmode"), "fix"])]:
+        walls, cpus, peaks = [], [], []
+        for _ in range(options.runs):
+            wall, cpu, peak = timed_cpu_status(argv + [source], "/dev/null", f"{work}/wrongmode.out")
+            walls.append(wall)
+            cpus.append(cpu)
+            peaks.append(peak)
+        spans = ""
+        if argv[-1] == "check":
+            with open(f"{work}/wrongmode.out", "rb") as f:
+                spans = str(sum(1 for _ in f))
+        print(f"{name:28} {megabytes / statistics.median(walls):8.1f} "
+              f"{megabytes / statistics.median(cpus):9.1f} {max(peaks):9.1f} {spans:>9}")
+
+
+def timed_cpu_status(argv, stdin_path, stdout_path):
+    """timed_cpu for a program whose exit status 1 is an answer (check found spans)."""
+    with open(stdin_path, "rb") as source, open(stdout_path, "wb") as sink, \
+            tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        status = subprocess.call(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name,
+                                  "taskset", "-c", "0"] + argv, stdin=source, stdout=sink,
+                                 stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - start
+        kilobytes, user, system = report.read().split()[-3:]
+    if status not in (0, 1):
+        sys.exit(f"failed: {' '.join(argv)}")
+    return seconds, float(user) + float(system), int(kilobytes) / 1024
 
 
 def mixed_text(text):

@@ -8,11 +8,13 @@ struct ManPageTests {
   static let pages: [(program: String, page: String)] = [
     ("hangul-compose", "man/hangul-compose.1"), ("hangul-decompose", "man/hangul-decompose.1"),
     ("hangul-reviews", "man/hangul-reviews.1"), ("hangul-normalize", "man/hangul-normalize.1"),
+    ("hangul-wrongmode", "man/hangul-wrongmode.1"),
   ]
 
   static let allPages = [
     "man/hangul-compose.1", "man/hangul-decompose.1", "man/hangul-reviews.1", "man/hangul-keylog.5",
     "man/hangul-reviews.5", "man/hangul-keyboard.5", "man/hangul-normalize.1",
+    "man/hangul-wrongmode.1",
   ]
 
   /// The long option names a program accepts, from ArgumentParser's help dump.
