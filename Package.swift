@@ -20,6 +20,7 @@ let staticRuntime: [LinkerSetting] = [
 let package = Package(
   name: "hangul-tools",
   products: [
+    .library(name: "HangulInput", targets: ["HangulInput"]),
     .library(name: "HangulKit", targets: ["HangulKit"]),
     .library(name: "HangulWrongMode", targets: ["HangulWrongMode"]),
     .executable(name: "hangul-compose", targets: ["hangul-compose"]),
@@ -35,7 +36,14 @@ let package = Package(
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
     .systemLibrary(name: "CExpat", pkgConfig: "expat", providers: [.apt(["libexpat1-dev"])]),
     .systemLibrary(name: "CSystemCalls"),
-    .target(name: "HangulKit", dependencies: ["CICU", "CExpat", "CSystemCalls"]),
+    // Swift's standard library only: builds for an iOS keyboard extension,
+    // WebAssembly and Embedded Swift (tools/embedded/build.sh). Its automata
+    // run in the filters' hot loops: release builds let the compiler inline
+    // and specialize them across the module boundary.
+    .target(
+      name: "HangulInput",
+      swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
+    .target(name: "HangulKit", dependencies: ["HangulInput", "CICU", "CExpat", "CSystemCalls"]),
     .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
     // Text typed in the wrong 한/영 mode, judged with Hunspell's dictionaries:
     // a library of its own, so that the other programs do not link libhunspell.
@@ -53,6 +61,7 @@ let package = Package(
     .executableTarget(
       name: "hangul-wrongmode", dependencies: commandLine + ["HangulWrongMode"],
       linkerSettings: staticRuntime),
+    .testTarget(name: "HangulInputTests", dependencies: ["HangulInput"], exclude: ["Fixtures"]),
     .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
     .testTarget(
       name: "HangulWrongModeTests", dependencies: ["HangulWrongMode"], exclude: ["Fixtures"]),

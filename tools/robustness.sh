@@ -50,7 +50,7 @@ check "10^6 Backspaces" $((64 * 1024)) "$bin/hangul-compose" "$work/backspaces"
 python3 -c "
 import json
 print(json.dumps({'text': '가나다라 ' * (100 * 1024 * 1024 // 13)}, ensure_ascii=False))" > "$work/events"
-check "event with a 100 MB text" $((1024 * 1024)) "$bin/hangul-compose" --format events "$work/events"
+check "event with a 100 MB text" $((1024 * 1024)) "$bin/hangul-compose" --format events --max-line 128M "$work/events"
 
 python3 -c "
 import json
@@ -58,7 +58,9 @@ print(json.dumps({'content': '리뷰 ' * (50 * 1024 * 1024 // 7), 'createdAt': 1
 check "review with a 50 MB content" $((1024 * 1024)) "$bin/hangul-reviews" import "$work/review"
 
 python3 -c "print('[' * 1000000 + ']' * 1000000)" > "$work/deep"
-check "event line nested 10^6 deep" $((64 * 1024)) "$bin/hangul-compose" --format events "$work/deep"
+# An event line is rejected at its first character unless it opens an object.
+python3 -c "print('{\"key\":\"a\",\"x\":' + '[' * 1000000 + ']' * 1000000 + '}')" > "$work/deep-event"
+check "event line nested 10^6 deep" $((64 * 1024)) "$bin/hangul-compose" --format events "$work/deep-event"
 grep -q "nesting deeper than 512" "$work/err" || { echo "  no nesting error"; failed=1; }
 check "review nested 10^6 deep" $((64 * 1024)) "$bin/hangul-reviews" import "$work/deep"
 grep -q "nesting deeper than 512" "$work/err" || { echo "  no nesting error"; failed=1; }

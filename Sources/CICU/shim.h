@@ -30,6 +30,10 @@ int8_t CICU_VERSIONED(unorm2_hasBoundaryBefore)(const void *normalizer, int32_t 
 int8_t CICU_VERSIONED(unorm2_isNormalized)(const void *normalizer, const uint16_t *source,
                                            int32_t length, int32_t *error);
 const char *CICU_VERSIONED(u_errorName)(int32_t error);
+uint8_t CICU_VERSIONED(unorm2_getCombiningClass)(const void *normalizer, int32_t c);
+int32_t CICU_VERSIONED(unorm2_getDecomposition)(const void *normalizer, int32_t c,
+                                                uint16_t *decomposition, int32_t capacity,
+                                                int32_t *error);
 
 /// U_BUFFER_OVERFLOW_ERROR in utypes.h.
 static const int32_t cicu_buffer_overflow_error = 15;
@@ -53,6 +57,19 @@ static inline int32_t cicu_normalize(const void *normalizer, const uint16_t *sou
 
 static inline int cicu_has_boundary_before(const void *normalizer, int32_t c) {
   return CICU_VERSIONED(unorm2_hasBoundaryBefore)(normalizer, c) != 0;
+}
+
+/// The canonical combining class of `c` (0 for a starter).
+static inline uint8_t cicu_combining_class(const void *normalizer, int32_t c) {
+  return CICU_VERSIONED(unorm2_getCombiningClass)(normalizer, c);
+}
+
+/// The full decomposition of `c` by the normalizer (NFD or NFKD: canonical
+/// or compatibility) in UTF-16, its length, or a negative number when `c`
+/// decomposes to itself.
+static inline int32_t cicu_decomposition(const void *normalizer, int32_t c, uint16_t *destination,
+                                         int32_t capacity, int32_t *error) {
+  return CICU_VERSIONED(unorm2_getDecomposition)(normalizer, c, destination, capacity, error);
 }
 
 /// Whether the UTF-16 text is already in the normalizer's form.

@@ -16,7 +16,8 @@ extension HangulReviews {
         row, CRLF), --to tsv (PostgreSQL COPY text format, no header) and --to sql \
         --dialect sqlite|postgresql (CREATE TABLE IF NOT EXISTS and INSERTs in one \
         transaction), with the columns of --columns (dotted member paths; default: the \
-        members of the first record). A value holding U+0000 skips its record unless \
+        members of the first record, and a member a later record adds is reported, not \
+        written, status 65). A value holding U+0000 skips its record unless \
         --nul replace. --decompose rewrites the content; \
         --relative-time adds "elapsed": N초 전, N분 전, N시간 전, or the date in the \
         locale's numeric style (ko_KR: 2022. 07. 21.); a date in the future keeps its raw \
@@ -192,7 +193,8 @@ extension HangulReviews {
       var filter = ReviewExportFilter(
         to: to, table: tableWriter, decompose: decompose, plainKeys: plain,
         relativeTime: relative, contentField: contentField, recordsField: recordsField,
-        timeZone: zone, structureProblem: { errors.add($0.description) }
+        timeZone: zone, structureProblem: { errors.add($0.description) },
+        memberLeftOut: { errors.add($0.description) }
       ) { errors.add($0.description) }
       let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
         &filter, report: diagnostics.report)
@@ -206,7 +208,10 @@ extension HangulReviews {
         )
       }
       if status != 0 { throw ExitCode(status) }
-      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 { throw ExitCode(65) }
+      if filter.recordsSkipped > 0 || filter.structureProblemCount > 0 || filter.membersLeftOut > 0
+      {
+        throw ExitCode(65)
+      }
     }
   }
 }

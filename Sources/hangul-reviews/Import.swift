@@ -5,6 +5,8 @@ import ArgumentParser
 import HangulCommandLine
 import HangulKit
 
+extension ReviewImportFilter.Dates: ExpressibleByArgument {}
+
 extension HangulReviews {
   struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,6 +58,12 @@ extension HangulReviews {
         valueName: "tz"),
       completion: .timeZones)
     var timeZone: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "How createdAt is written: keep (as it came) or iso (ISO 8601 in UTC with milliseconds, 2022-07-21T11:53:58.652Z).",
+        valueName: "form"))
+    var dates: ReviewImportFilter.Dates = .keep
 
     @Flag(name: .shortAndLong, help: "Do not write the summary line to standard error.")
     var quiet = false
@@ -113,7 +121,7 @@ extension HangulReviews {
         }
       }
       var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
-      let (contentField, recordsField) = (contentField, recordsField)
+      let (contentField, recordsField, dates) = (contentField, recordsField, dates)
       runner.boundaryFinder = {
         JSONRecordBoundaryFinder(recordsField: recordsField, guessing: true)
       }
@@ -126,7 +134,7 @@ extension HangulReviews {
           makeFilter: {
             try ReviewImportFilter(
               content: mode, contentField: contentField, recordsField: recordsField,
-              timeZone: zone, log: ReviewImportLog())
+              timeZone: zone, dates: dates, log: ReviewImportLog())
           },
           continues: { before, next in before.isContinued(by: next) },
           merge: { filter, _, finished in
@@ -137,7 +145,7 @@ extension HangulReviews {
         // One thread: each finding is reported as its record is read (`tail -f reviews |`).
         var filter = try ReviewImportFilter(
           content: mode, contentField: contentField, recordsField: recordsField, timeZone: zone,
-          structureProblem: { write(.structureProblem($0)) }
+          dates: dates, structureProblem: { write(.structureProblem($0)) }
         ) { write(.reject($0)) }
         status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
           &filter, report: diagnostics.report

@@ -57,7 +57,7 @@ struct EventCommandTests {
     #expect(!text.stderr.contains("CPM"))
   }
 
-  @Test("bad event lines: FILE:LINE: message each, the rest processed, status 65")
+  @Test("bad event lines: FILE:LINE:COLUMN: message each, the rest processed, status 65")
   func badLines() throws {
     let folder = try temporaryFolder()
     let file = folder.appendingPathComponent("log.jsonl")
@@ -69,8 +69,8 @@ struct EventCommandTests {
     #expect(result.text == "가\n")
     let messages = result.stderr.split(separator: "\n").map(String.init)
     #expect(messages.count == 2)
-    #expect(messages[0].hasPrefix("hangul-compose: \(file.path):2: not valid JSON"))
-    #expect(messages[1].hasPrefix("hangul-compose: \(file.path):4: unknown key \"Esc\""))
+    #expect(messages[0] == "hangul-compose: \(file.path):2:1: not valid JSON: unexpected character")
+    #expect(messages[1].hasPrefix("hangul-compose: \(file.path):4:8: unknown key \"Esc\""))
   }
 
   @Test("--format and --stats-format reject unknown values with 64")

@@ -135,6 +135,33 @@ struct ReviewsCommandTests {
     }
   }
 
+  @Test(
+    "export without --columns: a member a later record adds is named, with the --columns to use, and 65",
+    arguments: [["--to", "csv"], ["--to", "tsv"], ["--to", "sql", "--dialect", "sqlite"]])
+  func memberLeftOut(shape: [String]) throws {
+    let input = Data(
+      (#"{"_id":1,"content":"a"}"# + "\n" + #"{"_id":2,"content":"b","rating":5}"# + "\n"
+        + #"{"rating":4,"_id":3,"content":"c","x":{"y":1}}"# + "\n"
+        + #"{"_id":4,"content":"d","rating":3}"# + "\n").utf8)
+    let result = try reviews.run(["export"] + shape, input: input)
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "hangul-reviews: (standard input):2:24: record 1 has the member \"rating\", which has no "
+        + "column (the columns are the first record's members): not written; write --columns "
+        + "_id,content,rating\n"
+        + "hangul-reviews: (standard input):3:35: record 2 has the member \"x\", which has no "
+        + "column (the columns are the first record's members): not written; write --columns "
+        + "_id,content,rating,x\n"
+        + "hangul-reviews: read 4 records, exported 4, skipped 0\n")
+    // Named: every member is written, nothing is reported.
+    let named = try reviews.run(
+      ["export", "--columns", "_id,content,rating,x"] + shape, input: input)
+    #expect(named.status == 0)
+    #expect(named.stderr == "hangul-reviews: read 4 records, exported 4, skipped 0\n")
+    #expect(named.text.contains("\":1}"))
+  }
+
   @Test("a missing input file: 66, the others still read")
   func missingFile() throws {
     let result = try reviews.run(

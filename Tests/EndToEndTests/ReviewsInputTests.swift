@@ -127,6 +127,22 @@ struct ReviewsInputTests {
         #"{"index":0,"line":1,"column":16,"reason":"unexpected ']'","record":"{\"content\":\"a\""}"#
         + "\n"),
     Case(
+      name: "a review with a data array of its own is a record, not an envelope",
+      input:
+        "{\"_id\":1,\"data\":[{\"url\":\"a.png\"}],\"content\":\"e\u{301}\"}\n"
+        + "{\"content\":\"b\",\"data\":[{\"content\":\"c\"}]}\n",
+      stdout: "{\"_id\":1,\"data\":[{\"url\":\"a.png\"}],\"content\":\"é\"}\n"
+        + "{\"content\":\"b\",\"data\":[{\"content\":\"c\"}]}\n",
+      stderr: ["read 2 records, imported 2, rejected 0"], status: 0),
+    Case(
+      name: "an envelope's own content after its records is reported, not dropped silently",
+      input: "{\"data\":[{\"content\":\"a\"}],\"content\":\"own\"}\n",
+      stdout: "{\"content\":\"a\"}\n",
+      stderr: [
+        "FILE:1:37: the envelope's own \"content\" string is not imported: its \"data\" was already read as records",
+        "read 1 record, imported 1, rejected 0",
+      ], status: 65),
+    Case(
       name: "duplicate content members are all normalized",
       input: "{\"content\":\"e\u{301}\",\"n\":1,\"content\":\"\u{1100}\u{1161}\"}\n",
       stdout: "{\"content\":\"é\",\"n\":1,\"content\":\"가\"}\n",
@@ -305,5 +321,61 @@ struct ReviewsInputTests {
     #expect(result.text == "가\n")
     #expect(result.stderr.isEmpty)
     #expect(result.status == 0)
+  }
+}
+
+extension ReviewsInputTests {
+  static let datesInEveryForm = """
+    {"content":"a","createdAt":"2022-07-21T11:53:58.652Z","n":1}
+    {"createdAt":"2022-07-21T20:53:58+09:00","content":"b"}
+    {"content":"c","createdAt":"2022-07-23T19:00:00"}
+    {"content":"d","createdAt":"2022-07-23 10:00:00 +0000"}
+    {"content":"e","created_at":1658404438}
+    {"content":"f","createdAt":1658404438652}
+    {"content":"g","createdAt":1658404438.5}
+    {"content":"h","createdAt":"2022\\u002d07-21T11:53:58.6529Z"}
+    {"content":"i","createdAt":-1}
+    {"content":"j","createdAt":1e300}
+    {"content":"k","createdAt":"2022-07-21T11:53:58.652Z","created_at":5}
+    {"content":"l"}
+    {"content" : "m" , "createdAt" : 1658404438 , "x" : [ 1 ] }
+
+    """
+
+  @Test("--dates iso writes the creation time in UTC with milliseconds, from every form")
+  func datesISO() throws {
+    let input = Data(Self.datesInEveryForm.utf8)
+    let result = try reviews.run(
+      ["import", "--dates", "iso", "--time-zone", "Asia/Seoul"], input: input)
+    #expect(
+      result.text == """
+        {"content":"a","createdAt":"2022-07-21T11:53:58.652Z","n":1}
+        {"createdAt":"2022-07-21T11:53:58.000Z","content":"b"}
+        {"content":"c","createdAt":"2022-07-23T10:00:00.000Z"}
+        {"content":"d","createdAt":"2022-07-23T10:00:00.000Z"}
+        {"content":"e","created_at":"2022-07-21T11:53:58.000Z"}
+        {"content":"f","createdAt":"2022-07-21T11:53:58.652Z"}
+        {"content":"g","createdAt":"2022-07-21T11:53:58.500Z"}
+        {"content":"h","createdAt":"2022-07-21T11:53:58.652Z"}
+        {"content":"i","createdAt":"1969-12-31T23:59:59.000Z"}
+        {"content":"k","createdAt":"2022-07-21T11:53:58.652Z","created_at":5}
+        {"content":"l"}
+        {"content":"m","createdAt":"2022-07-21T11:53:58.000Z","x":[1]}
+
+        """)
+    #expect(
+      result.stderr
+        == "hangul-reviews: (standard input):10:28: record 9 rejected: createdAt: 1e300 is more "
+        + "than 10^8 days from 1970, which --dates iso cannot write\n"
+        + "hangul-reviews: read 13 records, imported 12, rejected 1\n")
+    #expect(result.status == 65)
+    // The default, and --dates keep, write every date as it came.
+    let kept = try reviews.run(["import", "--time-zone", "Asia/Seoul"], input: input)
+    let keep = try reviews.run(
+      ["import", "--dates", "keep", "--time-zone", "Asia/Seoul"], input: input)
+    #expect(keep.text == kept.text)
+    #expect(kept.text.contains(#"{"content":"f","createdAt":1658404438652}"#))
+    #expect(kept.text.contains(#"{"content":"h","createdAt":"2022\u002d07-21T11:53:58.6529Z"}"#))
+    #expect(kept.status == 0)
   }
 }

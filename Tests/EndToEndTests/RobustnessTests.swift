@@ -80,7 +80,9 @@ struct RobustnessTests {
   func bigValues() throws {
     let text = String(repeating: "가나다라마바사 ", count: 8 << 17)
     let event = #"{"text":"\#(text)"}"# + "\n"
-    let composed = try compose.run(["--format", "events"], input: Data(event.utf8))
+    // A "text" is held up to --max-line.
+    let composed = try compose.run(
+      ["--format", "events", "--max-line", "32M"], input: Data(event.utf8))
     #expect(composed.text == text + "\n")
     let content = String(repeating: "리뷰", count: 5 << 18)
     let review = #"{"content":"\#(content)","createdAt":"2022-07-21T11:53:58.652Z"}"#
@@ -96,7 +98,19 @@ struct RobustnessTests {
       ["--format", "events"], input: Data((deep + "\n" + #"{"key":"ㄱ"}"#).utf8))
     #expect(events.status == 65)
     #expect(events.text == "ㄱ\n")
-    #expect(events.stderr.contains("(standard input):1: not valid JSON: nesting deeper than 512"))
+    #expect(
+      events.stderr.contains(
+        "(standard input):1:1: an event must be a JSON object, not an array"))
+    let deepObject =
+      #"{"key":"ㄱ","a":"# + String(repeating: "[", count: 1_000_000)
+      + String(repeating: "]", count: 1_000_000) + "}"
+    let inObject = try compose.run(
+      ["--format", "events"], input: Data((deepObject + "\n" + #"{"key":"ㅏ"}"#).utf8))
+    #expect(inObject.status == 65)
+    #expect(inObject.text == "ㅏ\n")
+    #expect(
+      inObject.stderr.contains(
+        "(standard input):1:527: not valid JSON: nesting deeper than 512"))
     let object =
       String(repeating: #"{"a":"#, count: 1_000_000) + "1"
       + String(repeating: "}", count: 1_000_000)
@@ -113,7 +127,7 @@ struct RobustnessTests {
       ["--format", "events"], input: Data((#"{"key":"ㄱ"}"# + "\n" + #"{"key":"ㅏ"#).utf8))
     #expect(events.status == 65)
     #expect(events.text == "ㄱ\n")
-    #expect(events.stderr.contains("(standard input):2: not valid JSON"))
+    #expect(events.stderr.contains("(standard input):2:10: not valid JSON: unterminated string"))
     let imported = try reviews.run(
       ["import"], input: Data(#"{"data":[{"content":"a"},{"content":"#.utf8))
     #expect(imported.status == 65)

@@ -80,10 +80,12 @@ struct EventLogTests {
   @Test(
     "a new \"doc\" value starts a new document; events without \"doc\" continue the current one")
   func documents() {
-    let result = run([
-      #"{"key":"ㄱ","doc":"a"}"#, #"{"key":"ㅏ"}"#, #"{"key":"ㄴ","doc":2}"#, #"{"key":"ㅏ","doc":2}"#,
-      #"{"key":"Backspace","doc":"a"}"#, #"{"key":"ㄷ","doc":"a"}"#,
-    ])
+    let result = run(
+      [
+        #"{"key":"ㄱ","doc":"a"}"#, #"{"key":"ㅏ"}"#, #"{"key":"ㄴ","doc":2}"#,
+        #"{"key":"ㅏ","doc":2}"#,
+        #"{"key":"Backspace","doc":"a"}"#, #"{"key":"ㄷ","doc":"a"}"#,
+      ], includesStatistics: true)
     #expect(result.output == "가\n나\nㄷ\n")
     #expect(result.statistics.documents.map(\.document) == ["a", "2", "a"])
     #expect(result.statistics.documents.map(\.backspacesWithoutEffect) == [0, 0, 1])
@@ -97,25 +99,32 @@ struct EventLogTests {
   }
 
   @Test(
-    "every kind of bad line is reported with its line number and skipped",
+    "every kind of bad line is reported with its line and column, and skipped",
     arguments: [
-      ("junk", "not valid JSON"), ("[1]", "must be a JSON object, not an array"),
-      (#"{"t":5}"#, #"needs "key", "code" or "text""#), (#"{"key":"ㄱ","text":"x"}"#, "either"),
-      (#"{"key":"Escape"}"#, #"unknown key "Escape""#), (#"{"key":""}"#, "unknown key"),
-      (#"{"key":5}"#, "must be a string"), (#"{"text":null}"#, "must be a string"),
-      (#"{"key":"ㄱ","t":"soon"}"#, "must be a number"), (#"{"key":"ㄱ","t":50}"#, "went backwards"),
-      (#"{"key":"ㄱ","doc":1.5}"#, "string or an integer"),
-      (#"{"key":"ㄱ","doc":[1]}"#, "string or an integer"),
-      (#"{"key":"ㄱ""#, "not valid JSON"),
+      ("junk", "not valid JSON: unexpected character", 1),
+      ("[1]", "must be a JSON object, not an array", 1),
+      (#"{"t":5}"#, #"needs "key", "code" or "text""#, 1),
+      (#"{"key":"ㄱ","text":"x"}"#, "either", 19),
+      (#"{"key":"Escape"}"#, #"unknown key "Escape""#, 8), (#"{"key":""}"#, "unknown key", 8),
+      (#"{"key":5}"#, "must be a string", 8), (#"{"text":null}"#, "must be a string", 9),
+      (#"{"key":"ㄱ","t":"soon"}"#, "must be a number", 16),
+      (#"{"key":"ㄱ","t":50}"#, "went backwards", 16),
+      (#"{"key":"ㄱ","doc":1.5}"#, "string or an integer", 18),
+      (#"{"key":"ㄱ","doc":[1]}"#, "string or an integer", 18),
+      (#"{"key":"ㄱ""#, "not valid JSON: expected ',' or '}'", 11),
+      (#"{"key":"ㄱ","t":1e999}"#, #""t" is too large for a number of milliseconds: 1e999"#, 16),
+      (#"{"key":"ㄱ","t":-1e999}"#, #""t" is too large"#, 16),
+      (#"  {"key":"ㄱ",x}"#, "not valid JSON: expected a member name", 14),
     ])
-  func badLines(line: String, message: String) {
+  func badLines(line: String, message: String, column: Int) {
     let result = run([#"{"key":"ㄱ","t":100}"#, line, #"{"key":"ㅏ","t":200}"#, "", "  "])
     #expect(result.output == "가\n")
     #expect(result.errors.count == 1)
     #expect(result.errors.first?.line == 2)
+    #expect(result.errors.first?.column == column)
     #expect(result.errors.first?.file == "log.jsonl")
     #expect(result.errors.first?.message.contains(message) == true, "\(result.errors)")
-    #expect(result.errors.first?.description.hasPrefix("log.jsonl:2: ") == true)
+    #expect(result.errors.first?.description.hasPrefix("log.jsonl:2:\(column): ") == true)
   }
 
   @Test("a \"t\" past Int.max is reported, not a trap (found by fuzzing)")
@@ -124,6 +133,39 @@ struct EventLogTests {
     #expect(result.output == "ㄱ\n")
     #expect(result.errors.first?.message.contains("went backwards: 5 after 1.7") == true)
     #expect(result.statistics.json.contains(#""typingTimeMs":0"#))
+  }
+
+  @Test("times at the ends of what a double holds give no inf or nan; \"t\":1e999 is an error")
+  func extremeTimes() {
+    let wide = run(
+      [
+        #"{"key":"ㄱ","t":-1e308,"doc":"a"}"#, #"{"key":"ㅏ","t":1e308}"#,
+        #"{"key":"ㄴ","t":1e999}"#,
+      ], output: .jsonl, includesStatistics: true)
+    #expect(
+      wide.errors.map(\.description) == [
+        #"log.jsonl:3:16: "t" is too large for a number of milliseconds: 1e999"#
+      ])
+    #expect(wide.output.hasPrefix(#"{"doc":"a","text":"가","stats":{"keys":2,"#))
+    // A span of 5e-324 ms: its rate is past what a double holds.
+    let narrow = run(
+      [#"{"key":"ㄱ","t":0,"doc":"b"}"#, #"{"key":"ㅏ","t":5e-324}"#], output: .jsonl,
+      includesStatistics: true)
+    for result in [wide, narrow] {
+      for text in [result.output, result.statistics.json, result.statistics.text] {
+        #expect(!text.contains("inf") && !text.contains("nan"), "\(text)")
+      }
+    }
+    #expect(wide.statistics.documents.map(\.typingTime) == [nil])
+    #expect(narrow.statistics.documents.map(\.typingTime) == [Double.leastNonzeroMagnitude])
+    #expect(narrow.statistics.documents.map(\.charactersPerMinute) == [nil])
+  }
+
+  @Test("without --stats the documents written are not kept")
+  func documentsNotKept() {
+    let lines = (0..<50).map { #"{"doc":\#($0),"key":"ㄱ","t":\#($0)}"# }
+    #expect(run(lines).statistics.documents.isEmpty)
+    #expect(run(lines, includesStatistics: true).statistics.documents.count == 50)
   }
 
   @Test("statistics of a hand-computed log")

@@ -1,6 +1,11 @@
 import HangulKit
 import Testing
 
+/// How much of an object with a records member is read before it is taken for an envelope.
+enum JSONRecordSplitterLimits {
+  static let envelopeDecision = 1 << 20
+}
+
 /// SPEC §5 input: any sequence of JSON values, split into records with
 /// positions, conformance with RFC 8259, and resynchronization.
 @Suite("JSON record stream")
@@ -125,6 +130,75 @@ struct JSONStreamTests {
     #expect(result.records.map(\.column) == [1, 2, 18, 25, 79, 96, 2, 19, 21, 28])
   }
 
+  struct Either: Sendable, CustomStringConvertible {
+    var input: String
+    var records: [String]
+    var problems: [String] = []
+    var description: String { input }
+  }
+
+  static let eitherCases: [Either] = [
+    // A content string makes an object with a data array a record, wherever it stands.
+    Either(
+      input: #"{"_id":1,"data":[1,2],"content":"리뷰"}"#,
+      records: [#"{"_id":1,"data":[1,2],"content":"리뷰"}"#]),
+    Either(
+      input: #"{"data":[{"url":"a"}],"content":"y","data":[]}"#,
+      records: [#"{"data":[{"url":"a"}],"content":"y","data":[]}"#]),
+    Either(
+      input: #"{"con\u0074ent":"y","data":[{"content":"x"}]}"#,
+      records: [#"{"con\u0074ent":"y","data":[{"content":"x"}]}"#]),
+    // Without one, an envelope: its records, its other members read past.
+    Either(
+      input: "{\"ok\":1,\"data\":[{\"a\":1},\n 7, {\"b\":[2]}],\"content\":5} {\"c\":3}",
+      records: [#"{"a":1}"#, "7", #"{"b":[2]}"#, #"{"c":3}"#]),
+    Either(input: #"{"data":[],"page":2}"#, records: []),
+    // A record in the records member tells at once: an envelope, whose own content is reported.
+    Either(
+      input: #"{"data":[{"x":1},{"content":"a"},{"content":"b"}],"content":"own"}"#,
+      records: [#"{"x":1}"#, #"{"content":"a"}"#, #"{"content":"b"}"#],
+      problems: [
+        #"1:61: the envelope's own "content" string is not imported: its "data" was already read as records"#
+      ]),
+    // Broken: read again as an envelope, each broken record rejected on its own.
+    Either(
+      input: "{\"data\":[{\"x\":1,,\"y\":2},\n{\"content\":\"a\"}]}\n{\"content\":\"b\"}",
+      records: [#"{"x":1,,"y":2} ! unexpected ','"#, #"{"content":"a"}"#, #"{"content":"b"}"#]),
+    Either(
+      input: "{\"data\":[{\"x\":1},{\"y\":",
+      records: [#"{"x":1}"#, #"{"y": ! unexpected end of input"#],
+      problems: ["1:23: unexpected end of input inside the envelope that starts at 1:1"]),
+  ]
+
+  @Test(
+    "an object with a records member is a record when it has a content string, else an envelope",
+    arguments: eitherCases)
+  func envelopeOrRecord(_ example: Either) {
+    for chunk in [1, 2, 5, 1 << 20] {
+      let result = split(example.input, chunk: chunk)
+      let records = result.records.map { record in
+        String(decoding: record.bytes, as: UTF8.self)
+          + (record.problem.map { " ! " + $0.message } ?? "")
+      }
+      #expect(records == example.records, "chunk \(chunk)")
+      #expect(result.records.map(\.index) == Array(0..<example.records.count))
+      #expect(
+        result.problems.map { "\($0.line):\($0.column): \($0.message)" } == example.problems,
+        "chunk \(chunk)")
+    }
+  }
+
+  @Test("an object read for 1 MiB without a content string is an envelope; a later one is reported")
+  func envelopeDecidedByLength() throws {
+    let elements = (0..<40_000).map { "{\"n\":\($0),\"pad\":\"0123456789\"}" }
+    let input = "{\"data\":[" + elements.joined(separator: ",") + "],\"content\":\"late\"}"
+    #expect(input.utf8.count > JSONRecordSplitterLimits.envelopeDecision)
+    let result = split(Array(input.utf8), chunk: 64 * 1024)
+    #expect(result.records.count == 40_000)
+    #expect(result.records.last.map { String(decoding: $0.bytes, as: UTF8.self) } == elements.last)
+    #expect(result.problems.map { String($0.message.prefix(25)) } == ["the envelope's own \"conte"])
+  }
+
   @Test("--records-field names the envelope's member, escaped or not")
   func recordsField() {
     let input = Array(#"{"items":[{"a":1}]} {"it\u0065ms":[{"b":2}]} {"data":[{"c":3}]}"#.utf8)
@@ -194,6 +268,40 @@ struct JSONStreamTests {
     Broken(
       input: "{\"a\":1} oops, {\"b\":2} 12x [3]", records: [#"{"a":1}"#, #"{"b":2}"#, "12", "3"],
       problems: ["1:9: unexpected 'o' between values", "1:25: unexpected 'x' between values"]),
+    // A broken record after another value on its line: the next line's value starts the next record.
+    Broken(
+      input: "{\"a\":1} {\n{\"b\":2}\n{\"c\":3}",
+      records: [#"{"a":1}"#, "{ ! unexpected '{'", #"{"b":2}"#, #"{"c":3}"#], problems: []),
+    Broken(
+      input: "[{\"a\":1}, {\"b\"\n{\"c\":3},\n{\"d\":4}]",
+      records: [#"{"a":1}"#, "{\"b\" ! unexpected '{'", #"{"c":3}"#, #"{"d":4}"#],
+      problems: []),
+    // A file cut short and padded with NUL bytes ends inside what it cut.
+    Broken(
+      input: "{\"a\":1}\n{\"b\":\"x\u{0}\u{0}\u{0}",
+      records: [
+        #"{"a":1}"#,
+        "{\"b\":\"x\u{0}\u{0}\u{0} ! unexpected end of input inside a string (the rest of the input is 3 NUL bytes, as in a truncated file)",
+      ], problems: []),
+    Broken(
+      input: "{\"a\":1,\u{0}",
+      records: [
+        "{\"a\":1,\u{0} ! unexpected end of input (the rest of the input is 1 NUL byte, as in a truncated file)"
+      ], problems: []),
+    // NUL bytes with more after them are only that.
+    Broken(
+      input: "{\"b\":\"x\u{0}\u{0}y\"}",
+      records: ["{\"b\":\"x\u{0}\u{0}y\"} ! U+0000 inside a string (escape it)"], problems: []),
+    // Closers with nothing open: one report for the run.
+    Broken(
+      input: "{\"a\":1}]]]]}}]\n{\"b\":2}", records: [#"{"a":1}"#, #"{"b":2}"#],
+      problems: ["1:8: unexpected ']'"]),
+    // Lines indented further right than the broken record stay in it.
+    Broken(
+      input: "{\"a\":1} {\"b\":[1,,\n              {\"c\":3}]}\n{\"d\":4}",
+      records: [
+        #"{"a":1}"#, "{\"b\":[1,,\n              {\"c\":3}]} ! unexpected ','", #"{"d":4}"#,
+      ], problems: []),
   ]
 
   @Test(
@@ -211,6 +319,43 @@ struct JSONStreamTests {
         result.problems.map { "\($0.line):\($0.column): \($0.message)" } == broken.problems,
         "chunk \(chunk)")
     }
+  }
+
+  @Test(
+    "a record that cannot be a review is kept as its first 64 KiB, cut at a character boundary",
+    arguments: [
+      "{\"content\":\"BODY", "BODY\n", "[{\"a\":1,,\"content\":\"BODY\"}]", "\"BODY\"",
+      "{\"a\":[[[BODY]]]}",
+    ])
+  func sample(template: String) throws {
+    // 100,000 bytes of three-byte characters: the sample cannot end on a whole one by chance.
+    let body = String(repeating: "가", count: 33_334)
+    let parts = template.components(separatedBy: "BODY")
+    let input = Array((parts[0] + body + parts[1]).utf8)
+    for chunk in [4096, 1 << 20] {
+      let record = try #require(split(input, chunk: chunk).records.first)
+      #expect(record.isTruncated)
+      #expect(record.bytes.count <= JSONRecordSplitter.sampleLimit)
+      #expect(record.bytes.count > JSONRecordSplitter.sampleLimit - 4)
+      let start = record.column - 1  // all ASCII before it
+      #expect(Array(input[start..<(start + record.bytes.count)]) == record.bytes)
+      #expect(String(validating: record.bytes, as: UTF8.self) != nil)
+    }
+    // A valid object is kept whole, whatever its size: it may be a review.
+    let valid = Array(("{\"content\":\"" + body + "\"}").utf8)
+    let whole = try #require(split(valid, chunk: 4096).records.first)
+    #expect(!whole.isTruncated)
+    #expect(whole.bytes == valid)
+  }
+
+  @Test("garbage nested deeper than the limit is counted, not kept: its closers still match")
+  func deepGarbage() throws {
+    let deep =
+      "{\"a\":," + String(repeating: "[", count: 100_000)
+      + String(repeating: "]", count: 100_000) + "}\n{\"b\":2}"
+    let result = split(deep, chunk: 777)
+    #expect(result.records.map { $0.problem?.message } == ["unexpected ','", nil])
+    #expect(result.records.last.map { String(decoding: $0.bytes, as: UTF8.self) } == #"{"b":2}"#)
   }
 
   @Test("nesting deeper than the parser's limit is a syntax error in the record, not a crash")

@@ -2,15 +2,15 @@ import Foundation
 import HangulKit
 import Testing
 
-/// Keyboard files: the built-in ones, their embedded copy, and the errors a
-/// bad file gets.
+/// Keyboard files: the built-in ones, the data generated from them, and the
+/// errors a bad file gets.
 @Suite("Keyboard files")
 struct KeyboardFileTests {
   static let ids = ["2", "2y", "32", "39", "3f", "3s", "3y", "ro", "ahn"]
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  @Test("every built-in keyboard loads from the copy compiled in", arguments: ids)
+  @Test("every built-in keyboard loads from the data compiled in", arguments: ids)
   func builtInLoads(id: String) throws {
     let keyboard = try Keyboard(id: id)
     #expect(keyboard.layout.id == id)
@@ -22,30 +22,46 @@ struct KeyboardFileTests {
   }
 
   @Test(
-    "the compiled-in copy equals the file in keyboards/",
+    "the generated layout equals what the XML reader makes of the file in keyboards/",
     arguments: ids + ["cheonjiin", "naratgeul", "sky2"])
-  func embeddedCopyEqualsFile(id: String) throws {
+  func generatedLayoutEqualsFile(id: String) throws {
     let path = Self.root.appendingPathComponent("keyboards/hangul-keyboard-\(id).xml").path
     let fromDisk = try Keyboard(id: path)
-    let builtIn = try Keyboard(id: id)
+    let builtIn = try #require(Keyboard(builtIn: id))
     #expect(fromDisk == builtIn)
+    #expect(fromDisk.layout.keypad == builtIn.layout.keypad)
+    #expect(fromDisk.layout.combinations == builtIn.layout.combinations)
   }
 
-  @Test("the embedding script's output is up to date")
-  func embeddedSourceIsCurrent() throws {
-    let source = try String(
-      contentsOf: Self.root.appendingPathComponent(
-        "Sources/HangulKit/Keyboard/BuiltInKeyboardFiles.swift"), encoding: .utf8)
-    let folder = Self.root.appendingPathComponent("keyboards")
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-      .filter { $0.hasSuffix(".xml") }
-    #expect(names.count == 14)
-    for name in names {
-      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-      let embedded =
-        "(\"\(name)\", #\"\"\"\n" + text.trimmingCharacters(in: .newlines) + "\n\"\"\"#)"
-      #expect(source.contains(embedded), "\(name) differs: run tools/keyboards/embed-keyboards.py")
-    }
+  @Test(
+    "a built-in combination file that is not on the disk is included from the generated data",
+    arguments: ["hangul-combination-default.xml", "hangul-combination-full.xml"])
+  func builtInCombinationFile(name: String) throws {
+    let text = """
+      <hangul-keyboard id="c" type="jaso"><include file="\(name)"/></hangul-keyboard>
+      """
+    // The same file next to the copy in keyboards/, and from a folder without it.
+    let besideFile = Self.root.appendingPathComponent("keyboards/check-\(UUID().uuidString).xml")
+    _ = FileManager.default.createFile(atPath: besideFile.path, contents: Data(text.utf8))
+    defer { try? FileManager.default.removeItem(at: besideFile) }
+    let fromDisk = try Keyboard(id: besideFile.path)
+    let fromData = try load(text)
+    #expect(fromDisk.layout.combinations.count > 30)
+    #expect(fromData.layout.combinations == fromDisk.layout.combinations)
+  }
+
+  @Test("the generated Swift file is what tools/keyboards/generate-keyboards.py writes now")
+  func generatedSourceIsCurrent() throws {
+    let script = Self.root.appendingPathComponent("tools/keyboards/generate-keyboards.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, "--check"]
+    try process.run()
+    process.waitUntilExit()
+    #expect(
+      process.terminationStatus == 0,
+      "Sources/HangulInput/Keyboard/BuiltInKeyboards.swift is stale: run tools/keyboards/generate-keyboards.py"
+    )
   }
 
   @Test("the 2-set keyboard from its file has the 2-set tables")

@@ -1,5 +1,6 @@
 import Foundation
 import HangulKit
+import Synchronization
 import Testing
 
 /// `ParallelFilterRunner` must write what `FilterRunner` writes, messages
@@ -31,7 +32,7 @@ import Testing
   /// the output, the messages and the status.
   static func run<Filter: ByteFilter>(
     _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, separator: UInt8 = 0x0A,
-    _ makeFilter: () throws -> Filter
+    boundaryReach: Int = 256 * 1024, _ makeFilter: () throws -> Filter
   ) throws -> (output: [UInt8], messages: [String], status: Int32) {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("parallel-\(UUID().uuidString)")
@@ -56,26 +57,36 @@ import Testing
       status = FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
         &filter, report: report)
     } else {
-      let runner = ParallelFilterRunner(
+      var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, separator: separator, pieceSize: pieceSize,
         outputDescriptor: handle.fileDescriptor)
+      runner.boundaryReach = boundaryReach
       status = runner.run(makeFilter: makeFilter, report: report)
     }
     try handle.close()
     return (Array(try Data(contentsOf: outputURL)), messages, status)
   }
 
-  /// Expects jobs 2, 3 and 4 with pieces of several sizes to give what jobs 1 gives.
+  /// Expects jobs 2, 3 and 4 with pieces of several sizes to give what jobs
+  /// 1 gives; with a reach past the piece size so short that most lines
+  /// outreach it too (their pieces then run in order, inside the line).
   static func expectSameAsOneThread<Filter: ByteFilter>(
     _ inputs: [[UInt8]], separator: UInt8 = 0x0A, _ makeFilter: () throws -> Filter
   ) throws {
     let single = try run(inputs, jobs: 1, pieceSize: 0, separator: separator, makeFilter)
     #expect(!single.output.isEmpty)
-    for (jobs, pieceSize) in [(2, 997), (3, 4096), (4, 65_536), (2, 1 << 21)] {
+    for (jobs, pieceSize, reach) in [
+      (2, 997, 256 * 1024), (3, 4096, 256 * 1024), (4, 65_536, 256 * 1024),
+      (2, 1 << 21, 256 * 1024),
+      (2, 997, 0), (3, 4096, 40),
+    ] {
       let parallel = try run(
-        inputs, jobs: jobs, pieceSize: pieceSize, separator: separator, makeFilter)
+        inputs, jobs: jobs, pieceSize: pieceSize, separator: separator, boundaryReach: reach,
+        makeFilter)
       expectSameBytes(parallel.output, single.output)
-      #expect(parallel.messages == single.messages, "jobs \(jobs), pieces of \(pieceSize)")
+      #expect(
+        parallel.messages == single.messages, "jobs \(jobs), pieces of \(pieceSize), reach \(reach)"
+      )
       #expect(parallel.status == single.status)
     }
   }
@@ -193,5 +204,58 @@ import Testing
     #expect(single.messages == ["/in0.txt:\(Self.prose.count { $0 == 0x0A } + 2):1: stopped"])
     #expect(lineCount > 2)
     try Self.expectSameAsOneThread([shifted]) { StoppingFilter() }
+  }
+
+  @Test("no more threads than processors, nor than pieces")
+  func threadBounds() throws {
+    let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    for jobs in [0, 2, 3, 100_000, Int.max] {
+      #expect(
+        ParallelFilterRunner(paths: [FilePath](), jobs: jobs).threadCount
+          == min(processors, jobs == 0 ? .max : jobs))
+    }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("threads-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("in.txt")
+    try Data(Self.prose).write(to: file)
+    // One piece: one thread; two pieces or more: as many threads as they and the processors allow.
+    for (pieceSize, parallel) in [
+      (Self.prose.count, false), (Self.prose.count - 1, processors > 1),
+    ] {
+      let runner = ParallelFilterRunner(paths: [file.path], jobs: Int.max, pieceSize: pieceSize)
+      #expect(runner.runsInParallel == parallel, "pieces of \(pieceSize)")
+    }
+  }
+
+  /// A FIFO opened to be looked at, closed, and opened again by the
+  /// one-thread run lost what its writer wrote, or waited for a writer
+  /// that never came: it is not opened at all but by the run.
+  @Test("a FIFO is not opened to decide whether to run in parallel")
+  func fifoIsNotOpened() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fifo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fifo = folder.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // After a second, a writer opens the FIFO without waiting: it can only
+    // if a reader waits in open(2), which it then lets go on.
+    let rescued = Mutex<Bool?>(nil)
+    Thread {
+      Thread.sleep(forTimeInterval: 1)
+      let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+      if descriptor >= 0 { close(descriptor) }
+      rescued.withLock { $0 = descriptor >= 0 }
+    }.start()
+    let runner = ParallelFilterRunner(paths: [fifo], jobs: 2)
+    #expect(!runner.runsInParallel)
+    var opened: Bool?
+    while opened == nil {
+      Thread.sleep(forTimeInterval: 0.05)
+      opened = rescued.withLock { $0 }
+    }
+    #expect(opened == false, "the FIFO was opened")
   }
 }

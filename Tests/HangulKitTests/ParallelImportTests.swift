@@ -35,10 +35,10 @@ import Testing
     return "\"" + text + "\""
   }
 
-  /// One record, mostly a review, sometimes not one that imports.
-  static func record(_ random: inout Random, pretty: Bool) -> String {
+  /// One record, mostly a review, sometimes (unless `review`) not one that imports.
+  static func record(_ random: inout Random, pretty: Bool, review: Bool = false) -> String {
     func s() -> String { space(&random, pretty: pretty) }
-    switch random.next(12) {
+    switch review ? 2 : random.next(12) {
     case 0: return random.pick(["5", "\"text\"", "[1,{\"a\":\"]\"}]", "null", "true"])
     case 1: return "{\(s())\"_id\":\(s())\"x\"\(s())}"
     default: break
@@ -61,11 +61,16 @@ import Testing
     return "{" + s() + members.joined(separator: "," + s()) + s() + "}"
   }
 
-  /// An input of `count` records in one of the shapes the import reads.
+  /// An input of `count` records in one of the shapes the import reads. The
+  /// first record of an envelope is a review: until one is read, an object
+  /// with a records member may be a record, and no piece can begin inside it
+  /// (see ``envelopeOfNonReviews()``).
   static func input(_ random: inout Random, count: Int) -> [UInt8] {
     let pretty = random.next(2) == 0
     var records: [String] = []
-    for _ in 0..<count { records.append(record(&random, pretty: pretty)) }
+    for index in 0..<count {
+      records.append(record(&random, pretty: pretty, review: index == 0 || index == count / 2))
+    }
     func s() -> String { space(&random, pretty: pretty) }
     let text: String
     switch random.next(5) {
@@ -121,7 +126,8 @@ import Testing
   /// Imports `inputs` (written to files) on one thread (`jobs` 1) or in
   /// pieces of `pieceSize` bytes on `jobs` threads.
   static func importing(
-    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, guessing: Bool = false
+    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, guessing: Bool = false,
+    boundaryReach: Int = 256 * 1024
   ) throws -> Outcome {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("parallel-import-\(UUID().uuidString)")
@@ -156,7 +162,10 @@ import Testing
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, pieceSize: pieceSize, outputDescriptor: handle.fileDescriptor)
       runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: guessing) }
-      #expect(runner.runsInParallel)
+      runner.boundaryReach = boundaryReach
+      // One thread for a single piece (or a single processor): no more threads than pieces.
+      let pieces = inputs.reduce(0) { $0 + max(1, ($1.count + pieceSize - 1) / pieceSize) }
+      #expect(runner.runsInParallel == (pieces > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1))
       var findings: [ReviewImportLog.Entry] = []
       var rereads = 0
       outcome.status = runner.run(
@@ -192,18 +201,24 @@ import Testing
 
   /// Expects every layout of pieces (one byte: a cut at every boundary) to
   /// give the one-thread outcome, with pieces cut where the exact finder
-  /// says or, `guessing`, where a guessing finder says (right or wrong);
-  /// returns the most pieces read twice.
+  /// says or, `guessing`, where a guessing finder says (right or wrong), and
+  /// once more with a reach past the piece size so short (`reach`) that
+  /// most records outreach it (their pieces then run in order, cut inside
+  /// the record); returns the most pieces read twice.
   @discardableResult
   static func expectSameAsOneThread(
     _ inputs: [[UInt8]], valid: Bool = false, guessing: Bool = false,
-    layouts: [(jobs: Int, pieceSize: Int)] = [(2, 1), (3, 7), (4, 61), (2, 997)]
+    layouts: [(jobs: Int, pieceSize: Int)] = [(2, 1), (3, 7), (4, 61), (2, 997)],
+    reach: (jobs: Int, pieceSize: Int, reach: Int) = (2, 61, 5)
   ) throws -> Int {
     let single = try importing(inputs, jobs: 1, pieceSize: 0)
     var rereads = 0
-    for (jobs, pieceSize) in layouts {
-      var parallel = try importing(inputs, jobs: jobs, pieceSize: pieceSize, guessing: guessing)
-      let layout = "\(guessing ? "guessing, " : "")jobs \(jobs), pieces of \(pieceSize)"
+    let wide = 256 * 1024
+    for (jobs, pieceSize, reach) in layouts.map({ ($0, $1, wide) }) + [reach] {
+      var parallel = try importing(
+        inputs, jobs: jobs, pieceSize: pieceSize, guessing: guessing, boundaryReach: reach)
+      let layout =
+        "\(guessing ? "guessing, " : "")jobs \(jobs), pieces of \(pieceSize), reach \(reach)"
       if valid, !guessing, pieceSize >= 3 {
         // The exact finder is right on valid JSON: no piece is read twice
         // (but a first piece shorter than a byte order mark, which the
@@ -362,6 +377,23 @@ import Testing
     let inputs = (0..<3).map { _ in Self.input(&random, count: 5 + random.next(10)) }
     let unterminated = Array(#"{"data":[{"content":"a"},{"content":1}]}"#.utf8)
     try Self.expectSameAsOneThread(inputs + [unterminated, [], inputs[0]], valid: true)
+  }
+
+  @Test(
+    "An envelope whose first records are not reviews imports as one thread does (pieces inside them are read twice)"
+  )
+  func envelopeOfNonReviews() throws {
+    let others = ["{\"_id\":\"x\"}", "5", "{\"content\":7}", "[1,{\"content\":\"a\"}]"]
+    let reviews = (0..<6).map { Self.review($0, pretty: nil) }
+    for last in [#""content":"own""#, #""page":2"#] {
+      let input = Array(
+        ("{\"ok\":true,\"data\":[" + (others + reviews).joined(separator: ",\n") + "],\(last)}\n")
+          .utf8)
+      let rereads = try Self.expectSameAsOneThread([input])
+      #expect(rereads > 0)
+      let single = try Self.importing([input], jobs: 1, pieceSize: 0)
+      #expect(single.totals == [10, 6, 4, last.hasPrefix(#""content""#) ? 1 : 0])
+    }
   }
 
   @Test("A splitter resumed at each boundary reads the rest as the one that read up to it")

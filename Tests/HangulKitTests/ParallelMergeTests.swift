@@ -221,11 +221,13 @@ import Testing
   /// Replays `inputs` as an event log with `jobs` threads, errors, statistics
   /// and `--verify` merged as hangul-compose does.
   static func eventRun(
-    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, output: EventLogFilter.Output = .text
+    _ inputs: [[UInt8]], jobs: Int, pieceSize: Int, output: EventLogFilter.Output = .text,
+    boundaryReach: Int = 256 * 1024
   ) throws -> Outcome {
     try run(inputs) { paths, descriptor, report in
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, pieceSize: pieceSize, outputDescriptor: descriptor)
+      runner.boundaryReach = boundaryReach
       runner.countsOutputLines = true
       runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
       var statistics = StatisticsReport()
@@ -274,10 +276,15 @@ import Testing
     let total = single.messages.last { $0.hasSuffix(" errors") }
     #expect(total.flatMap { Int($0.prefix { $0 != " " }) }.map { $0 > 30 } == true)
     #expect(single.messages.contains { $0.contains("\"t\" went backwards") })
-    for (jobs, pieceSize) in Self.layouts {
-      let parallel = try Self.eventRun(inputs, jobs: jobs, pieceSize: pieceSize, output: output)
+    // The last layout reaches so little past its pieces that most lines
+    // outreach it: their pieces run in order, cut inside the line.
+    for (jobs, pieceSize, reach) in Self.layouts.map({ ($0, $1, 256 * 1024) }) + [(2, 97, 3)] {
+      let parallel = try Self.eventRun(
+        inputs, jobs: jobs, pieceSize: pieceSize, output: output, boundaryReach: reach)
       expectSameBytes(parallel.output, single.output)
-      #expect(parallel.messages == single.messages, "jobs \(jobs), pieces of \(pieceSize)")
+      #expect(
+        parallel.messages == single.messages,
+        "jobs \(jobs), pieces of \(pieceSize), reach \(reach)")
       #expect(parallel.status == single.status)
     }
   }
@@ -287,7 +294,7 @@ import Testing
     let tail = Array("{\"key\":\"ㄴ\"}\n{\"doc\":2,\"key\":\"ㅏ\"}\n\u{FEFF}{\"key\":\"ㄱ\"}\n".utf8)
     let single = try Self.eventRun([head, tail], jobs: 1, pieceSize: 0)
     #expect(String(decoding: single.output, as: UTF8.self) == "간\nㅏ\n")
-    #expect(single.messages.first?.hasPrefix("/in1:3: not valid JSON") == true)
+    #expect(single.messages.first?.hasPrefix("/in1:3:1: not valid JSON") == true)
     for (jobs, pieceSize) in [(2, 1), (2, 20), (4, 1)] {
       #expect(try Self.eventRun([head, tail], jobs: jobs, pieceSize: pieceSize) == single)
     }

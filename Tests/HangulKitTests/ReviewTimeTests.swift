@@ -1,3 +1,4 @@
+import Foundation
 import HangulKit
 import Testing
 
@@ -59,5 +60,55 @@ struct ReviewTimeTests {
     ])
   func defaultLocale(environment: [String: String], expected: String) {
     #expect(NumericDateStyle.defaultLocale { environment[$0] } == expected)
+  }
+}
+
+/// `hangul-reviews import --dates iso`: ISO 8601 in UTC with milliseconds, as
+/// JavaScript's toISOString writes it.
+@Suite("Review dates as ISO 8601")
+struct ReviewDateISOTests {
+  @Test(
+    "the boundaries of the form: years, signs, milliseconds, the ECMAScript range",
+    arguments: [
+      (0.0, "1970-01-01T00:00:00.000Z"), (-0.001, "1969-12-31T23:59:59.999Z"),
+      (1_658_404_438.652, "2022-07-21T11:53:58.652Z"),
+      (1_658_404_438.6529, "2022-07-21T11:53:58.652Z"),
+      (-62_167_219_200.0, "0000-01-01T00:00:00.000Z"),
+      (-62_167_219_200.001, "-000001-12-31T23:59:59.999Z"),
+      (253_402_300_799.999, "9999-12-31T23:59:59.999Z"),
+      (253_402_300_800.0, "+010000-01-01T00:00:00.000Z"),
+      (8.64e12, "+275760-09-13T00:00:00.000Z"), (-8.64e12, "-271821-04-20T00:00:00.000Z"),
+    ])
+  func boundaries(seconds: Double, text: String) {
+    #expect(ReviewDate(secondsSince1970: seconds).iso8601 == text)
+  }
+
+  @Test(
+    "beyond 10^8 days from 1970, or not finite: nothing",
+    arguments: [8.64e12 + 1, -8.64e12 - 1, 1e300, .infinity, .nan])
+  func outOfRange(seconds: Double) {
+    #expect(ReviewDate(secondsSince1970: seconds).iso8601 == nil)
+  }
+
+  @Test(
+    "agrees with Foundation's Gregorian calendar in UTC on 20,000 random milliseconds (1601–9999)")
+  func agreesWithFoundation() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+    var generator = SeededGenerator(seed: 34)
+    for _ in 0..<20_000 {
+      let milliseconds = Int64.random(
+        in: -11_644_473_600_000...253_402_300_799_999, using: &generator)
+      let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      let parts = calendar.dateComponents(
+        [.year, .month, .day, .hour, .minute, .second], from: date)
+      let millisecond = Int(((milliseconds % 1000) + 1000) % 1000)
+      let expected = String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0,
+        parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, millisecond)
+      #expect(
+        ReviewDate(secondsSince1970: Double(milliseconds) / 1000).iso8601 == expected,
+        "\(milliseconds)")
+    }
   }
 }

@@ -173,27 +173,6 @@ struct UnicodeNormalizerTests {
   }
 
   @Test(
-    "a run of marks with no boundary is normalized in pieces of longestSegment bytes, and --verify agrees",
-    arguments: ICUNormalizer.Form.allCases)
-  func longRunsOfMarks(form: ICUNormalizer.Form) throws {
-    let marks = [UInt8](
-      Array("a".utf8) + Array(repeating: Array("\u{301}\u{323}".utf8), count: 3000).joined())
-    var filter = try CheckedNormalizeFilter(form: form, verify: true)
-    let output = try filter.filtered(marks + [0x0A])
-    #expect(filter.checker?.firstProblem == nil)
-    // The pieces: cut at the first scalar at least longestSegment bytes on.
-    var expected: [UInt8] = []
-    var start = 0
-    while start < marks.count {
-      var end = min(marks.count, start + UnicodeNormalizer.longestSegment)
-      while end < marks.count, marks[end] & 0xC0 == 0x80 { end += 1 }
-      expected += try Self.icu(form, Array(marks[start..<end]))
-      start = end
-    }
-    expectSameBytes(output, expected + [0x0A])
-  }
-
-  @Test(
     "the checked filter passes its own output in every form", arguments: ICUNormalizer.Form.allCases
   )
   func checkedFilter(form: ICUNormalizer.Form) throws {

@@ -18,6 +18,7 @@ complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l rejects -r
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l content-field -x -d 'The member that holds the text.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l records-field -x -d 'The member of an envelope that holds the records.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l time-zone -x -a '(find /usr/share/zoneinfo -type f ! -name '\''*.*'\'' ! -path '\''*/posix/*'\'' ! -path '\''*/right/*'\'' | sed '\''s|^/usr/share/zoneinfo/||'\'')' -d 'Read dates without a zone in this time zone (default: $TZ, else the system'\''s).'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l dates -x -a 'keep iso' -d 'How createdAt is written: keep (as it came) or iso (ISO 8601 in UTC with milliseconds, 2022-07-21T11:53:58.652Z).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l quiet -s q -d 'Do not write the summary line to standard error.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l jobs -x -d 'Split regular files between records and run the pieces on n threads (0: one per core).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from import' -l from-code -x -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/HangulKit/Keyboard/ConjoiningJamoTables.swift: the facts about
+"""Writes Sources/HangulInput/Unicode/ConjoiningJamoTables.swift: the facts about
 conjoining jamo that the keyboard automata need (which final an initial becomes,
 how a compound final splits, which compatibility jamo shows a lone jamo), so that
 they behave exactly as libhangul (Debian libhangul1 0.1.0) does.
@@ -7,7 +7,7 @@ they behave exactly as libhangul (Debian libhangul1 0.1.0) does.
 The facts are read from the installed libhangul through ctypes, and the number
 of letters in each final from its Unicode name.
 
-Usage: tools/keyboards/generate-jamo-tables.py > Sources/HangulKit/Keyboard/ConjoiningJamoTables.swift
+Usage: tools/keyboards/generate-jamo-tables.py > Sources/HangulInput/Unicode/ConjoiningJamoTables.swift
 """
 import ctypes
 import unicodedata

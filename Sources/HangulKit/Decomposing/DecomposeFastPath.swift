@@ -4,9 +4,12 @@
 ///
 /// The tables are the ``Decomposer``'s own output for each unit alone, so
 /// the loop writes exactly what the decomposer would; it stops at the first
-/// unit whose output depends on what came before (a compatibility jamo for
-/// the key forms, a conjoining jamo, U+200C, U+2060) or that is not UTF-8,
-/// for the decomposer to take.
+/// unit whose output depends on what came before (a conjoining jamo, U+200C,
+/// U+2060) or that is not UTF-8, for the decomposer to take. A compatibility
+/// jamo in the key forms depends on the unit before it too, but only through
+/// the decomposer's ``SeparatorTable``: the loop writes its keys, after a
+/// separator where the table says so, and stops only where the table does
+/// not know the unit before yet.
 ///
 ///     let fast = DecomposeFastPath(Decomposer(form: .qwerty))
 ///     // fast.run over "닭 a" writes "ekfr \u{2060}a" and stops at the end.
@@ -25,6 +28,10 @@ struct DecomposeFastPath: Sendable {
   let prefixesControls: Bool
   let prefixesLetters: Bool
   let wordPathAllowed: Bool
+  /// Whether a compatibility jamo is written as its keys (the key forms).
+  let jamoAsKeys: Bool
+  /// Whether separators are written at all (not with `plain`).
+  let separates: Bool
 
   /// The most bytes written for one byte read, for sizing the output: four
   /// for an ASCII byte with its literal prefix, or a third of the longest
@@ -61,12 +68,16 @@ struct DecomposeFastPath: Sendable {
       && (!prefixesControls || controls.allSatisfy(special.contains))
       && (!prefixesLetters || letters.allSatisfy(special.contains))
     table = decomposer.table
-    expansion = max(4, (table.longestSyllable + 2) / 3)
+    jamoAsKeys = decomposer.form.isKeystrokes
+    separates = decomposer.separators != nil
+    // A jamo's keys and the separator before them, for three bytes read.
+    expansion = max(4, (table.longestSyllable + 2) / 3, (table.words * 8 + 3 + 2) / 3)
     slack = table.words * 8 + 8
   }
 
   /// Where the loop stopped, how many bytes it wrote, and the last unit it
-  /// took: a syllable's scalar value, 0 for any other text, nil for none.
+  /// took: a syllable's scalar value (in the key forms also a compatibility
+  /// jamo's), 0 for any other text, nil for none.
   struct Stop {
     var position: Int
     var written: Int
@@ -75,24 +86,32 @@ struct DecomposeFastPath: Sendable {
 
   /// Decomposes `input[start...]` into `output` (room for
   /// `(input.count - start) * expansion + slack` bytes) until a unit it does
-  /// not take or the end.
+  /// not take or the end. `previous` is the decomposer's Hangul unit before
+  /// `start` and `separators` the rows of its ``SeparatorTable`` (empty
+  /// when it has none yet, or none at all).
   func run(
-    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutablePointer<UInt8>
+    _ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: UnsafeMutablePointer<UInt8>,
+    previous: Unicode.Scalar? = nil, separators: [UInt64] = []
   ) -> Stop {
     table.entries.withUnsafeBytes { entries in
       ascii.withUnsafeBufferPointer { asciiEntries in
-        guard let base = input.baseAddress, let entryBase = entries.baseAddress,
-          let asciiBase = asciiEntries.baseAddress
-        else { return Stop(position: start, written: 0, lastUnit: nil) }
-        let tables = Tables(
-          syllables: entryBase, words: table.words, ascii: asciiBase,
-          prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
-          wordPathAllowed: wordPathAllowed)
-        let (position, written) = Self.loop(
-          base, count: input.count, from: start, into: output, tables)
-        return Stop(
-          position: position, written: written,
-          lastUnit: Self.lastUnit(base, from: start, to: position))
+        separators.withUnsafeBufferPointer { rows in
+          guard let base = input.baseAddress, let entryBase = entries.baseAddress,
+            let asciiBase = asciiEntries.baseAddress
+          else { return Stop(position: start, written: 0, lastUnit: nil) }
+          let tables = Tables(
+            syllables: entryBase, words: table.words, ascii: asciiBase,
+            prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
+            wordPathAllowed: wordPathAllowed, jamoAsKeys: jamoAsKeys, separates: separates,
+            separatorRows: rows.count == SeparatorTable.unitCount ? rows.baseAddress : nil,
+            start: base + start,
+            unitBeforeStart: previous.flatMap(SeparatorTable.unit(of:)) ?? -1)
+          let (position, written) = Self.loop(
+            base, count: input.count, from: start, into: output, tables)
+          return Stop(
+            position: position, written: written,
+            lastUnit: Self.lastUnit(base, from: start, to: position, jamoAsKeys: jamoAsKeys))
+        }
       }
     }
   }
@@ -102,9 +121,9 @@ struct DecomposeFastPath: Sendable {
   /// is no continuation byte, and no other unit ends in two continuation
   /// bytes after such a lead).
   @inline(__always)
-  private static func lastUnit(_ input: UnsafePointer<UInt8>, from start: Int, to end: Int)
-    -> UInt32?
-  {
+  private static func lastUnit(
+    _ input: UnsafePointer<UInt8>, from start: Int, to end: Int, jamoAsKeys: Bool
+  ) -> UInt32? {
     guard end > start else { return nil }
     guard end - start >= 3 else { return 0 }
     let lead = input[end - 3]
@@ -112,7 +131,9 @@ struct DecomposeFastPath: Sendable {
     let third = input[end - 1]
     guard lead & 0xF0 == 0xE0, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return 0 }
     let value = UInt32(lead & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
-    return value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count) ? value : 0
+    if value &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count) { return value }
+    // In the key forms a jamo is Hangul the next jamo may need a separator after.
+    return jamoAsKeys && value &- Jamo.firstScalarValue < UInt32(Jamo.count) ? value : 0
   }
 
   /// The tables as raw pointers, for the loop.
@@ -123,6 +144,13 @@ struct DecomposeFastPath: Sendable {
     let prefixesControls: Bool
     let prefixesLetters: Bool
     let wordPathAllowed: Bool
+    let jamoAsKeys: Bool
+    let separates: Bool
+    /// The rows of the decomposer's ``SeparatorTable`` (nil: none yet, or none).
+    let separatorRows: UnsafePointer<UInt64>?
+    /// Where the loop starts, and the unit index of the Hangul before it (or -1).
+    let start: UnsafePointer<UInt8>
+    let unitBeforeStart: Int
   }
 
   /// Whether eight ASCII bytes are all written as they are.
@@ -144,13 +172,47 @@ struct DecomposeFastPath: Sendable {
     return true
   }
 
-  /// Whether a scalar from U+0080 on is written as it is, whatever came before.
+  /// Whether a scalar from U+0080 on, not a syllable or a compatibility
+  /// jamo of U+3131–U+3163, is written as it is, whatever came before.
   @inline(__always)
   private static func passesThrough(_ value: UInt32) -> Bool {
     switch value {
-    case 0x1100..<0x1200, 0x3131...0x318E, 0x200C, 0x2060, 0xA960..<0xA980, 0xD7B0..<0xD800: false
+    case 0x1100..<0x1200, 0x200C, 0x2060, 0xA960..<0xA980, 0xD7B0..<0xD800: false
     default: true
     }
+  }
+
+  /// Whether jamo `offset` at `cursor` needs a separator before its keys:
+  /// the unit before it is read from the input (three bytes back, a
+  /// syllable or a jamo, or what the decomposer had before the start);
+  /// `nil` when the table does not know that unit's row yet.
+  @inline(__always)
+  private static func needsSeparator(
+    _ cursor: UnsafePointer<UInt8>, jamo offset: UInt32, _ tables: Tables
+  ) -> Bool? {
+    guard tables.separates else { return false }
+    // A table not allocated yet knows nothing yet.
+    guard let rows = tables.separatorRows else { return nil }
+    var unit = -1
+    let distance = cursor - tables.start
+    if distance == 0 {
+      unit = tables.unitBeforeStart
+    } else if distance >= 3, cursor[-3] & 0xF0 == 0xE0 {
+      // Three bytes back start a three-byte unit the loop took: the one before.
+      let value =
+        UInt32(cursor[-3] & 0x0F) << 12 | UInt32(cursor[-2] & 0x3F) << 6 | UInt32(cursor[-1] & 0x3F)
+      let syllable = value &- HangulSyllable.firstScalarValue
+      let jamo = value &- Jamo.firstScalarValue
+      if syllable < UInt32(HangulSyllable.count) {
+        unit = Int(syllable)
+      } else if jamo < UInt32(Jamo.count) {
+        unit = HangulSyllable.count + Int(jamo)
+      }
+    }
+    guard unit >= 0 else { return false }
+    let row = rows[unit]
+    guard row & SeparatorTable.known != 0 else { return nil }
+    return row >> UInt64(offset) & 1 != 0
   }
 
   /// The loop, specialized for the number of words a syllable takes; returns
@@ -265,6 +327,20 @@ struct DecomposeFastPath: Sendable {
       let index = value &- HangulSyllable.firstScalarValue
       if index < UInt32(HangulSyllable.count) {
         copyEntry(index, to: &target, tables, words: words)
+        cursor += 3
+        return true
+      }
+      let jamo = value &- Jamo.firstScalarValue
+      if jamo < UInt32(Jamo.count), tables.jamoAsKeys {
+        // A jamo's keys, after a separator where they would join what came before.
+        guard let separated = needsSeparator(cursor, jamo: jamo, tables) else { return false }
+        if separated {
+          target[0] = 0xE2
+          target[1] = 0x80
+          target[2] = 0x8C
+          target += 3
+        }
+        copyEntry(UInt32(HangulSyllable.count) &+ jamo, to: &target, tables, words: words)
         cursor += 3
         return true
       }

@@ -75,7 +75,8 @@ public struct DecomposeFilter: ByteFilter {
           return DecomposeFastPath.Stop(position: position, written: 0, lastUnit: nil)
         }
         let stop = fastPath.run(
-          UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base)
+          UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base,
+          previous: decomposer.previousHangul, separators: decomposer.separators?.rows ?? [])
         output.append(contentsOf: UnsafeBufferPointer(start: base, count: stop.written))
         return stop
       }

@@ -35,12 +35,15 @@ public struct Decomposer: Sendable {
   /// For ``DecompositionForm/initials``: whether a conjoining vowel or final
   /// that comes now continues a syllable whose initial is written.
   private var continuesSyllable = false
+  /// Which jamo need a separator after which unit (key forms, not plain).
+  private(set) var separators: SeparatorTable?
 
   public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
     self.form = form
     isPlain = plain
     self.keyboard = keyboard
     table = DecompositionTable(form: form, keyboard: keyboard)
+    if form.isKeystrokes, !plain { separators = SeparatorTable(keyboard: keyboard) }
   }
 
   /// Decomposes one unit of input, passing each unit of output to `emit`.
@@ -133,16 +136,13 @@ public struct Decomposer: Sendable {
   }
 
   /// Whether the keys of `jamo`, typed right after those of the previous
-  /// Hangul unit, would compose into something other than that unit and `jamo`.
-  func needsSeparator(before jamo: Jamo) -> Bool {
-    guard !isPlain, let previous = previousHangul else { return false }
-    var composer = SyllableComposer(keyboard: keyboard)
-    for key in Self.keys(of: previous) { _ = composer.press(key) }
-    var committed: [Unicode.Scalar] = []
-    for key in jamo.keys {
-      if let done = composer.press(key) { committed.append(done) }
+  /// Hangul unit, would compose into something other than that unit and
+  /// `jamo` (``SeparatorTable``).
+  mutating func needsSeparator(before jamo: Jamo) -> Bool {
+    guard let previous = previousHangul, let unit = SeparatorTable.unit(of: previous) else {
+      return false
     }
-    return !(committed == [previous] && composer.composing == jamo.scalar)
+    return separators?.needsSeparator(after: unit, before: jamo) ?? false
   }
 
   /// The keys that type a syllable or a jamo.

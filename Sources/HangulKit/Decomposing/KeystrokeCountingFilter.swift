@@ -63,3 +63,8 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
     try keys.withUnsafeBufferPointer { try composer.process($0, into: &discarded) }
   }
 }
+
+extension KeystrokeCountingFilter: OverlongRunReporting where Inner: OverlongRunReporting {
+  public var overlongRuns: Int { inner.overlongRuns }
+  public var firstOverlongRun: String? { inner.firstOverlongRun }
+}

@@ -12,15 +12,19 @@
 /// and is written as soon as it ends: as text followed by a newline (none
 /// when the text already ends with one), or as one JSON object
 /// `{"doc":…,"text":…}` a line. Blank lines are skipped; a line that is not a
-/// valid event is reported through `report` and skipped.
+/// valid event is reported through `report` (at its line and column) and
+/// skipped. Lines are read as they stream in (``EventLineReader``): of a line
+/// only the members an event uses are kept, each up to `maximumLineLength`
+/// bytes (at least 4 KiB); a longer one is reported and its line skipped.
 ///
 ///     var filter = EventLogFilter(keys: .jamo) { error in print(error) }
 ///     let log = #"{"key":"Shift"}\#n{"key":"ㄱ"}\#n{"key":"ㄱ"}\#n{"key":"ㅏ"}"#
 ///     try filter.filtered(Array(log.utf8))   // "ㄲ가\n"
 ///
 /// Time is O(n) plus the block moves of ``DocumentEditor`` when an edit
-/// follows a cursor movement; memory is bounded by the longest input line
-/// and the longest document.
+/// follows a cursor movement; memory is bounded by `maximumLineLength` for
+/// each member an event uses and by the longest document (and, with
+/// `includesStatistics`, a few numbers per document for ``statistics``).
 public struct EventLogFilter: ByteFilter {
   /// How each document is written.
   public enum Output: String, Sendable, Hashable, CaseIterable {
@@ -33,20 +37,26 @@ public struct EventLogFilter: ByteFilter {
   public private(set) var editor: DocumentEditor
   public let keys: KeyEncoding
   public let output: Output
-  /// Whether each JSON document object carries its statistics.
+  /// Whether statistics are kept for `--stats`: each JSON document object
+  /// carries its own, and ``statistics`` lists the documents. Without, the
+  /// documents already written are not kept (memory does not grow with
+  /// them) and ``statistics`` has the total of this filter's lines only.
   public let includesStatistics: Bool
   /// How many lines were rejected.
   public private(set) var errorCount = 0
 
-  private let makeEditor: @Sendable () -> DocumentEditor
+  /// An editor with nothing typed, copied for each document: its tables
+  /// are shared, not built again (that took 60 µs a document).
+  private let freshEditor: DocumentEditor
   private let report: (PositionedError) -> Void
   private let startMode: InputMode
   private var mode: InputMode
   private let shiftedJamo: [Jamo?]
-  private var pendingLine: [UInt8] = []
+  private var reader: EventLineReader
   /// Output ready to be written.
   private var ready: [UInt8] = []
   private var fileName = "(standard input)"
+  /// The lines of the input read to their end.
   private var lineNumber = 0
   private var shiftPending = false
   private var literalPending = false
@@ -62,8 +72,6 @@ public struct EventLogFilter: ByteFilter {
   /// The last byte of the current document's text written so far.
   private var lastTextByte: UInt8?
   private var recorder = StatisticsRecorder()
-  /// Whether a byte order mark may start the next line (the first of an input).
-  private var byteOrderMarkAllowed = true
   /// Whether any line was taken as an event.
   private var acceptedAny = false
   /// The `"doc"` of the first event taken (`nil` when it had none).
@@ -104,14 +112,15 @@ public struct EventLogFilter: ByteFilter {
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
     keypadKeyNames = names
     self.report = report
+    reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.startMode = startMode
     self.output = output
     self.includesStatistics = includesStatistics
+    recorder.keepsDocuments = includesStatistics
     mode = startMode
-    makeEditor = {
-      DocumentEditor(keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
-    }
-    editor = makeEditor()
+    freshEditor = DocumentEditor(
+      keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    editor = freshEditor
     // Shift turns a jamo into the one its key types with Shift (ㄱ → ㄲ, ㅐ → ㅒ).
     var shifted = [Jamo?](repeating: nil, count: Jamo.count)
     for lower in UInt8(ascii: "a")...UInt8(ascii: "z") {
@@ -125,7 +134,8 @@ public struct EventLogFilter: ByteFilter {
     shiftedJamo = shifted
   }
 
-  /// Statistics per document (for documents with a `"doc"`) and in total.
+  /// Statistics per document (for documents with a `"doc"`, with
+  /// ``includesStatistics``) and in total.
   public var statistics: StatisticsReport {
     var current = recorder
     if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
@@ -135,13 +145,17 @@ public struct EventLogFilter: ByteFilter {
   public mutating func beginInput(named name: String) {
     fileName = name
     lineNumber = 0
-    byteOrderMarkAllowed = true
+    reader.byteOrderMarkAllowed = true
   }
 
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     beginInput(named: name)
-    byteOrderMarkAllowed = atInputStart
+    reader.byteOrderMarkAllowed = atInputStart
   }
+
+  /// The least ``EventLineReader/limit`` whatever `--max-line` says: room
+  /// for any key or code name.
+  static let shortestValueLimit = 4096
 
   /// Whether `next`, a fresh filter that read the lines after the ones this
   /// filter read, wrote and reported what this one would have going on
@@ -196,23 +210,36 @@ public struct EventLogFilter: ByteFilter {
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     var start = 0
-    for index in chunk.indices where chunk[index] == 0x0A {
-      pendingLine.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<index]))
-      handleLine()
-      pendingLine.removeAll(keepingCapacity: pendingLine.capacity <= 1 << 20)
-      start = index + 1
+    while start < chunk.count {
+      let (next, lineEnded) = reader.read(chunk, from: start)
+      start = next
+      reportRejection()
+      if lineEnded { endLine() }
     }
-    pendingLine.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start...]))
     drain(into: &output)
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    if !pendingLine.isEmpty {
-      handleLine()
-      pendingLine.removeAll()
+    if reader.isInLine {
+      reader.endLine()
+      reportRejection()
+      endLine()
     }
     endDocument()
     drain(into: &output)
+  }
+
+  /// Reports why the line at hand is not an event, once, as soon as the reader knows.
+  private mutating func reportRejection() {
+    if let rejection = reader.takeRejection() { fail(rejection.message, at: rejection.column) }
+  }
+
+  /// Takes the event of the line that just ended, if it was one.
+  private mutating func endLine() {
+    if case .event(let members, let column) = reader.takeLine() {
+      handleEvent(members, objectColumn: column)
+    }
+    lineNumber += 1
   }
 
   private mutating func drain(into output: inout [UInt8]) {
@@ -264,7 +291,7 @@ public struct EventLogFilter: ByteFilter {
       }
       ready.append(contentsOf: "}\n".utf8)
     }
-    editor = makeEditor()
+    editor = freshEditor
     mode = startMode
     shiftPending = false
     literalPending = false
@@ -273,40 +300,37 @@ public struct EventLogFilter: ByteFilter {
     lastTextByte = nil
   }
 
-  private mutating func fail(_ message: String) {
+  /// Reports a line that is not a valid event, at `column` of the line at hand.
+  private mutating func fail(_ message: String, at column: Int) {
     errorCount += 1
-    report(PositionedError(file: fileName, line: lineNumber, message: message))
+    report(PositionedError(file: fileName, line: lineNumber + 1, column: column, message: message))
   }
 
-  private mutating func handleLine() {
-    lineNumber += 1
-    // A UTF-8 byte order mark may start each input (Windows exports).
-    if lineNumber == 1, byteOrderMarkAllowed, pendingLine.starts(with: [0xEF, 0xBB, 0xBF]) {
-      pendingLine.removeFirst(3)
+  /// Takes the event of a line, its members as ``EventLineReader`` kept
+  /// them; one that is not valid is reported at its member's column.
+  private mutating func handleEvent(_ members: [EventLineReader.Member], objectColumn: Int) {
+    let event = JSONValue.object(members.map { JSONValue.Member($0.name, $0.value) })
+    func column(of name: String) -> Int {
+      members.first { $0.name == name }?.column ?? objectColumn
     }
-    if pendingLine.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-    let event: JSONValue
-    do {
-      event = try JSONParser.parse(pendingLine)
-    } catch {
-      fail("not valid JSON: \(error.message) at byte \(error.offset + 1)")
-      return
-    }
-    guard case .object = event else {
-      fail("an event must be a JSON object, not \(event.kindName)")
-      return
-    }
-    guard let action = action(of: event) else { return }
+    guard let action = action(of: event, column: column) else { return }
     var time: Double?
     if let value = event["t"] {
       guard let spelling = value.numberSpelling, let parsed = Double(spelling) else {
-        fail("\"t\" must be a number of milliseconds, not \(value.kindName)")
+        fail("\"t\" must be a number of milliseconds, not \(value.kindName)", at: column(of: "t"))
+        return
+      }
+      guard parsed.isFinite else {
+        fail(
+          "\"t\" is too large for a number of milliseconds: \(Self.shown(spelling))",
+          at: column(of: "t"))
         return
       }
       if lastTime == nil { earliestUncheckedTime = min(earliestUncheckedTime ?? parsed, parsed) }
       if let lastTime, parsed < lastTime {
         fail(
-          "\"t\" went backwards: \(spelling) after \(StatisticsReport.format(lastTime, digits: 0))")
+          "\"t\" went backwards: \(Self.shown(spelling)) after \(StatisticsReport.format(lastTime, digits: 0))",
+          at: column(of: "t"))
         return
       }
       time = parsed
@@ -318,7 +342,7 @@ public struct EventLogFilter: ByteFilter {
       case .number(let spelling) where Self.isInteger(spelling):
         documentName = .number(spelling)
       default:
-        fail("\"doc\" must be a string or an integer, not \(value.kindName)")
+        fail("\"doc\" must be a string or an integer, not \(value.kindName)", at: column(of: "doc"))
         return
       }
     }
@@ -341,6 +365,11 @@ public struct EventLogFilter: ByteFilter {
     perform(action)
   }
 
+  /// A value as a message shows it: its first 40 characters.
+  private static func shown(_ spelling: String) -> String {
+    spelling.unicodeScalars.count > 40 ? String(spelling.unicodeScalars.prefix(40)) + "…" : spelling
+  }
+
   private static func isInteger(_ spelling: String) -> Bool {
     spelling.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }
   }
@@ -355,17 +384,17 @@ public struct EventLogFilter: ByteFilter {
   }
 
   /// What an event does, or `nil` (reported) when it is not a valid event.
-  private mutating func action(of event: JSONValue) -> Action? {
+  private mutating func action(of event: JSONValue, column: (String) -> Int) -> Action? {
     let key = event["key"]
     let code = event["code"]
     let text = event["text"]
     if let text {
       guard key == nil, code == nil else {
-        fail("an event has either \"key\" or \"code\", or \"text\", not both")
+        fail("an event has either \"key\" or \"code\", or \"text\", not both", at: column("text"))
         return nil
       }
       guard let phrase = text.stringValue else {
-        fail("\"text\" must be a string, not \(text.kindName)")
+        fail("\"text\" must be a string, not \(text.kindName)", at: column("text"))
         return nil
       }
       return .text(phrase)
@@ -373,28 +402,28 @@ public struct EventLogFilter: ByteFilter {
     var shifted = false
     if let value = event["shiftKey"] {
       guard case .bool(let flag) = value else {
-        fail("\"shiftKey\" must be true or false, not \(value.kindName)")
+        fail("\"shiftKey\" must be true or false, not \(value.kindName)", at: column("shiftKey"))
         return nil
       }
       shifted = flag
     }
     if let code {
       guard let name = code.stringValue else {
-        fail("\"code\" must be a string, not \(code.kindName)")
+        fail("\"code\" must be a string, not \(code.kindName)", at: column("code"))
         return nil
       }
       guard let physical = KeyCode(name: name) else {
-        fail(Self.unknown("code", name, known: KeyCode.allNames))
+        fail(Self.unknown("code", name, known: KeyCode.allNames), at: column("code"))
         return nil
       }
       return .code(physical, shifted: shifted)
     }
     guard let key else {
-      fail("an event needs \"key\", \"code\" or \"text\"")
+      fail("an event needs \"key\", \"code\" or \"text\"", at: column("{"))
       return nil
     }
     guard let name = key.stringValue else {
-      fail("\"key\" must be a string, not \(key.kindName)")
+      fail("\"key\" must be a string, not \(key.kindName)", at: column("key"))
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
@@ -402,7 +431,8 @@ public struct EventLogFilter: ByteFilter {
     if name.count == 1 { return .character(name) }
     fail(
       Self.unknown(
-        "key", name, known: NamedKey.allCases.map(\.rawValue) + keypadKeyNames.keys.sorted()))
+        "key", name, known: NamedKey.allCases.map(\.rawValue) + keypadKeyNames.keys.sorted()),
+      at: column("key"))
     return nil
   }
 

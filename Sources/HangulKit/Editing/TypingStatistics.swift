@@ -35,17 +35,25 @@ public struct TypingStatistics: Sendable, Equatable {
     characters > 0 ? Double(keystrokes) / Double(characters) : nil
   }
 
-  /// Milliseconds from the first to the last timed event.
+  /// Milliseconds from the first to the last timed event (`nil` also when
+  /// that is past what a double holds: times of ±1e308).
   public var typingTime: Double? {
-    if let summedTime { return summedTime }
-    guard let firstTime, let lastTime else { return nil }
-    return lastTime - firstTime
+    let time: Double
+    if let summedTime {
+      time = summedTime
+    } else {
+      guard let firstTime, let lastTime else { return nil }
+      time = lastTime - firstTime
+    }
+    return time.isFinite ? time : nil
   }
 
-  /// Characters written per minute of typing time.
+  /// Characters written per minute of typing time (`nil` when the time is
+  /// too short for the rate to be a double: a span of 1e-300 ms).
   public var charactersPerMinute: Double? {
     guard let typingTime, typingTime > 0 else { return nil }
-    return Double(characters) / (typingTime / 60_000)
+    let rate = Double(characters) / (typingTime / 60_000)
+    return rate.isFinite ? rate : nil
   }
 
   mutating func noteTime(_ time: Double) {
@@ -205,6 +213,10 @@ struct StatisticsRecorder: Sendable {
   var total = TypingStatistics()
   /// The typing time of each finished document that had one.
   var documentTimes: [Double] = []
+  /// Whether each finished document is kept (``documents``,
+  /// ``documentTimes``): without, memory does not grow with the documents,
+  /// and only the total of one run is known.
+  var keepsDocuments = true
 
   /// The documents with a name, the total, and the times.
   var report: StatisticsReport {
@@ -241,8 +253,10 @@ struct StatisticsRecorder: Sendable {
     current.backspacesBlockedByFlush = counts.backspacesBlockedByFlush
     let finished = current
     total.add(current)
-    if let time = current.typingTime { documentTimes.append(time) }
-    if named { documents.append(current) }
+    if keepsDocuments {
+      if let time = current.typingTime { documentTimes.append(time) }
+      if named { documents.append(current) }
+    }
     current = TypingStatistics()
     return finished
   }

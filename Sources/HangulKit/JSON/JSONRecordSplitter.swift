@@ -57,6 +57,10 @@ public struct JSONRecordSplitter: Sendable {
     public var members: [Member]
     /// Whether there is whitespace between its tokens.
     public var hasWhitespace: Bool
+    /// Whether ``bytes`` holds only the first ``JSONRecordSplitter/sampleLimit``
+    /// bytes of the record (cut at a character boundary): a record that is
+    /// broken or not an object is not kept whole, so that garbage costs bounded memory.
+    public var isTruncated = false
     /// The structure problems found since the record before (they are in
     /// ``takeStructureProblems()`` too): reporting them before the record
     /// keeps every report in input order, however the input is cut into chunks.
@@ -65,6 +69,8 @@ public struct JSONRecordSplitter: Sendable {
 
   /// The member that holds an envelope's records.
   public let recordsField: String
+  /// The member that holds a review's text: an object with a string there is a record.
+  public let contentField: String
   /// Problems with the structure around records found since ``takeStructureProblems()``
   /// was last called (call it after each chunk: memory stays bounded).
   public private(set) var structureProblems: [Problem] = []
@@ -162,6 +168,8 @@ public struct JSONRecordSplitter: Sendable {
   }
 
   private let recordsFieldBytes: [UInt8]
+  /// The member whose string makes an object a record rather than an envelope.
+  private let contentFieldBytes: [UInt8]
   private var stack = FrameStack()
 
   // Position.
@@ -196,7 +204,7 @@ public struct JSONRecordSplitter: Sendable {
 
   // The record being read.
   private var inRecord = false
-  private var record: [UInt8] = []
+  private var record = JSONRecordBuffer()
   private var segmentStart = 0  // index in the chunk where the unsaved record bytes start
   private var recordBase = 0  // stack depth outside the record
   private var recordLine = 1
@@ -205,6 +213,21 @@ public struct JSONRecordSplitter: Sendable {
   private var recordIsObject = false
   private var recordHasWhitespace = false
   private var problem: Problem?
+  /// Whether the problem is at a U+0000 and every byte after it so far is one
+  /// too: the input may be a file cut short, which ends in NUL bytes.
+  private var onlyNULsSinceProblem = false
+  /// What the problem interrupted (a string, a number, a literal, or nothing).
+  private var tokenAtProblem = Token.none
+  /// How much deeper than ``maximumDepth`` a broken record nests: counted, not kept.
+  private var excessDepth = 0
+  /// The offset in the input of the record's first byte.
+  private var recordStartOffset = 0
+  /// A top-level object with a records member, while it may yet be a record.
+  private var candidate = JSONEnvelopeCandidate()
+  /// Whether such an object is an envelope at once (when one is read again as one).
+  private var decidesEnvelopesAtOnce = false
+  /// Where the scan goes on after a record was read again as an envelope (-1: after the byte).
+  private var restartIndex = -1
   private var garbageRecord = false
   private var lenientString = false
   private var lenientEscape = false
@@ -224,9 +247,16 @@ public struct JSONRecordSplitter: Sendable {
   /// How deep a record may nest (as ``JSONParser`` allows): deeper is a syntax error.
   public static let maximumDepth = JSONParser.defaultMaximumDepth
 
-  public init(recordsField: String = "data") {
+  /// How many bytes of a record that cannot be a review (broken, or not an object) are kept.
+  public static let sampleLimit = JSONRecordBuffer.sampleLimit
+
+  /// A splitter of envelopes whose records are in `recordsField`; an object
+  /// with a `contentField` string member is a record, not an envelope.
+  public init(recordsField: String = "data", contentField: String = "content") {
     self.recordsField = recordsField
+    self.contentField = contentField
     recordsFieldBytes = Array(recordsField.utf8)
+    contentFieldBytes = Array(contentField.utf8)
   }
 
   /// Feeds the next chunk; `body` receives each complete record.
@@ -331,7 +361,13 @@ public struct JSONRecordSplitter: Sendable {
   /// The offset in the record of the byte at `index` of the chunk.
   @inline(__always)
   private func recordOffset(_ index: Int) -> Int {
-    record.count + index - segmentStart
+    record.length + index - segmentStart
+  }
+
+  /// Whether the record being read can be kept as a sample only: it is broken
+  /// or is not an object, so it cannot be a review.
+  private var recordIsSampled: Bool {
+    @inline(__always) get { problem != nil && !candidate.isOpen || !recordIsObject }
   }
 
   /// How a character is named in messages: `'}'`, `U+000A`, `byte 0xFF`.
@@ -364,6 +400,8 @@ public struct JSONRecordSplitter: Sendable {
     if inRecord {
       if problem == nil {
         problem = Problem(message: message, line: line, column: column, offset: recordOffset(index))
+        onlyNULsSinceProblem = index < bytes.count && bytes[index] == 0
+        tokenAtProblem = token
       }
     } else {
       addStructureProblem(Problem(message: message, line: line, column: column, offset: 0))
@@ -390,9 +428,11 @@ public struct JSONRecordSplitter: Sendable {
     inRecord = true
     recordBase = stack.count
     segmentStart = index
-    record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+    record.reset()
     members.removeAll(keepingCapacity: true)
     problem = nil
+    onlyNULsSinceProblem = false
+    excessDepth = 0
     pendingCloser = -1
     garbageRecord = false
     lenientString = false
@@ -402,6 +442,9 @@ public struct JSONRecordSplitter: Sendable {
     recordLine = line
     recordColumn = column(at: index, in: bytes)
     recordFirstOnLine = !lineHasContent
+    recordStartOffset = chunkStart + index
+    // A candidate is decided (and set afresh) before its record ends.
+    assert(!candidate.isOpen, "no envelope candidate left open")
   }
 
   /// Ends the record just before `end` and hands it to `body`.
@@ -409,27 +452,94 @@ public struct JSONRecordSplitter: Sendable {
     at end: Int, in bytes: UnsafeBufferPointer<UInt8>, cutAt cut: Int? = nil,
     _ body: (Record) throws -> Void
   ) rethrows {
-    record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]))
-    if let cut, cut < record.count { record.removeSubrange(cut...) }
+    if candidate.isOpen, lookAtCandidate(upTo: end, in: bytes) != .record {
+      // A record in its records member, or no content string to its end: an envelope, read again as one.
+      try readCandidateAsEnvelope(continuingAt: end, in: bytes, body)
+      restartIndex = end
+      return
+    }
+    record.append(
+      UnsafeBufferPointer(rebasing: bytes[segmentStart..<end]), sampleOnly: recordIsSampled)
+    if let cut { record.cut(at: cut) }
     if problem != nil {
       // A broken record ends where its text does, not with the line break after it.
-      while let last = record.last, last == 0x20 || last == 0x0A || last == 0x0D || last == 0x09 {
-        record.removeLast()
-      }
+      record.trimTrailingWhitespace()
     }
+    if recordIsSampled { record.keepSampleOnly() }
     inRecord = false
     if stack.count > recordBase { stack.removeLast(stack.count - recordBase) }
     token = .none
     var found = Record(
-      bytes: record, index: recordCount, line: recordLine, column: recordColumn,
+      bytes: record.bytes, index: recordCount, line: recordLine, column: recordColumn,
       problem: problem, isObject: recordIsObject, members: problem == nil ? members : [],
-      hasWhitespace: recordHasWhitespace)
+      hasWhitespace: recordHasWhitespace, isTruncated: record.isTruncated)
     if problemsHandedOut < structureProblems.count {
       found.structureProblemsBefore = Array(structureProblems[problemsHandedOut...])
       problemsHandedOut = structureProblems.count
     }
     recordCount += 1
     try body(found)
+  }
+
+  // MARK: - Envelope candidates (see JSONEnvelopeCandidate)
+
+  /// Keeps the record's bytes up to `index` of the chunk, so that its members can be looked at.
+  private mutating func keepRecord(upTo index: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    record.append(
+      UnsafeBufferPointer(rebasing: bytes[segmentStart..<index]), sampleOnly: recordIsSampled)
+    segmentStart = index
+  }
+
+  /// Whether a top-level member of the record read so far is a content string
+  /// (its bytes kept up to the last member's end).
+  private var hasContentString: Bool {
+    members.contains {
+      JSONEnvelopeCandidate.isContentString(
+        name: $0.name, value: $0.value, in: record.bytes, contentField: contentFieldBytes)
+    }
+  }
+
+  /// Looks at what ended in the candidate since the last look, up to
+  /// `index` of the chunk (see ``JSONEnvelopeCandidate/look(members:in:contentField:)``).
+  private mutating func lookAtCandidate(
+    upTo index: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> JSONEnvelopeCandidate.Decision? {
+    keepRecord(upTo: index, in: bytes)
+    let decision = candidate.look(
+      members: members, in: record.bytes, contentField: contentFieldBytes)
+    if decision == .record { candidate = JSONEnvelopeCandidate() }
+    return decision
+  }
+
+  /// Reads the candidate again as an envelope, from its first byte to `index`
+  /// of the chunk, and goes on from there as that reading stands: its
+  /// records, problems, nesting and positions are those of an envelope read
+  /// from the start.
+  private mutating func readCandidateAsEnvelope(
+    continuingAt index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
+  ) rethrows {
+    record.append(UnsafeBufferPointer(rebasing: bytes[segmentStart..<index]), sampleOnly: false)
+    let point = ResumePoint(
+      offset: recordStartOffset, line: recordLine, column: recordColumn,
+      lineHasContent: !recordFirstOnLine, container: .none)
+    var envelope = JSONRecordSplitter(
+      recordsField: recordsField, contentField: contentField, resumingAt: point)
+    envelope.decidesEnvelopesAtOnce = true
+    envelope.recordCount = recordCount
+    envelope.structureProblems = structureProblems
+    envelope.structureProblemCount = structureProblemCount
+    envelope.problemsHandedOut = problemsHandedOut
+    let text = record.bytes
+    record.discard()
+    try text.withUnsafeBufferPointer { try envelope.scan($0, body) }
+    assert(envelope.chunkStart == chunkStart + index, "read again up to where this reading stands")
+    envelope.decidesEnvelopesAtOnce = false
+    envelope.chunkStart = chunkStart
+    envelope.cutSequence = cutSequence
+    // What that reading left to the next chunk starts at `index` of this one.
+    if envelope.inRecord { envelope.segmentStart = index }
+    if envelope.nameStart >= 0 { envelope.nameStart = index }
+    self = envelope
   }
 
   // MARK: - Scanning
@@ -442,7 +552,7 @@ public struct JSONRecordSplitter: Sendable {
     while index < count {
       if inRecord, problem != nil {
         try lenient(at: index, in: bytes, body)
-        index += 1
+        index = afterByte(index)
         continue
       }
       switch token {
@@ -515,11 +625,15 @@ public struct JSONRecordSplitter: Sendable {
         continue
       }
       try structural(at: index, in: bytes, body)
-      index += 1
+      index = afterByte(index)
+    }
+    if candidate.isOpen, lookAtCandidate(upTo: count, in: bytes) == .envelope {
+      try readCandidateAsEnvelope(continuingAt: count, in: bytes, body)
     }
     // Keep what the chunk held of the record and of a member name.
     if inRecord {
-      record.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[segmentStart..<count]))
+      record.append(
+        UnsafeBufferPointer(rebasing: bytes[segmentStart..<count]), sampleOnly: recordIsSampled)
       segmentStart = 0
     }
     if nameStart >= 0 {
@@ -528,6 +642,20 @@ public struct JSONRecordSplitter: Sendable {
     }
     _ = column(at: count, in: bytes)
     chunkStart += count
+    if candidate.isOpen, record.length > JSONEnvelopeCandidate.decisionLimit {
+      // Too long to wait for, with no content string so far: an envelope (one after this is reported).
+      try [UInt8]().withUnsafeBufferPointer {
+        try readCandidateAsEnvelope(continuingAt: 0, in: $0, body)
+      }
+    }
+  }
+
+  /// The index the scan goes on from after the byte at `index`.
+  @inline(__always)
+  private mutating func afterByte(_ index: Int) -> Int {
+    guard restartIndex >= 0 else { return index + 1 }
+    defer { restartIndex = -1 }
+    return restartIndex
   }
 
   /// The bytes of valid JSON that make up most of a record, taken without
@@ -676,6 +804,9 @@ public struct JSONRecordSplitter: Sendable {
     if stack.count == recordBase { return false }
     if recordIsObject, stack.count == recordBase + 1 {
       members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+      if candidate.isOpen { candidate.memberEnded() }
+    } else if stack.count == candidate.recordsDepth {
+      candidate.elementEnded(at: recordOffset(end))
     }
     return true
   }
@@ -703,6 +834,12 @@ public struct JSONRecordSplitter: Sendable {
         stack[stack.count - 1].state = .colon
         beginString(at: index, isName: true, in: bytes)
       } else if try beginValue(at: index, in: bytes, body) {
+        if !inRecord, stack.count == 1, stack[0].role == .envelope, nameIsContentField {
+          fail(
+            "the envelope's own \(JSONWriter.quoted(contentField)) string is not imported: "
+              + "its \(JSONWriter.quoted(recordsField)) was already read as records",
+            at: index, in: bytes)
+        }
         beginString(at: index, isName: false, in: bytes)
       }
     case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -710,11 +847,17 @@ public struct JSONRecordSplitter: Sendable {
       let holdsRecords = !isObject && (stack.isEmpty && !inRecord || isRecordsMember)
       if try beginValue(at: index, in: bytes, body) {
         var role = Role.plain
-        if holdsRecords {
+        if holdsRecords, inRecord, !decidesEnvelopesAtOnce {
+          // It may yet be a record with a data array: read on as one until that is known.
+          keepRecord(upTo: index, in: bytes)
+          if !hasContentString {
+            candidate.beginRecords(at: recordOffset(index + 1), depth: stack.count + 1)
+          }
+        } else if holdsRecords {
           if inRecord {
             // The top-level object being read is an envelope: what came before is read past.
             inRecord = false
-            record.removeAll(keepingCapacity: record.capacity <= 1 << 20)
+            record.discard()
             stack[0].role = .envelope
           }
           role = .records
@@ -744,6 +887,9 @@ public struct JSONRecordSplitter: Sendable {
           // A trailing comma: the container still ends here.
           stack.removeLast()
           try valueEnded(at: index + 1, in: bytes, body)
+        } else if stack.isEmpty {
+          // A closer with nothing open: the text it starts is skipped, one report for a run.
+          skippingText = true
         }
         return
       }
@@ -788,7 +934,8 @@ public struct JSONRecordSplitter: Sendable {
         if inRecord { try lenient(at: index, in: bytes, body) }
       }
     }
-    lineHasContent = true
+    // After a record read again as an envelope, that reading's state stands.
+    if restartIndex < 0 { lineHasContent = true }
   }
 
   /// Reports an unexpected character; at the top level, the text it starts is skipped.
@@ -807,10 +954,16 @@ public struct JSONRecordSplitter: Sendable {
     return recordBase == 0 && problem == nil && nameMatches
   }
 
-  private var nameMatches: Bool {
-    if !nameBytes.contains(UInt8(ascii: "\\")) { return nameBytes == recordsFieldBytes }
+  private var nameMatches: Bool { nameIs(recordsFieldBytes, recordsField) }
+
+  /// Whether the member name just read at the top level is the content field.
+  private var nameIsContentField: Bool { !nameOverflow && nameIs(contentFieldBytes, contentField) }
+
+  /// Whether the member name just read at the top level is `text` (its UTF-8 `bytes`).
+  private func nameIs(_ bytes: [UInt8], _ text: String) -> Bool {
+    if !nameBytes.contains(UInt8(ascii: "\\")) { return nameBytes == bytes }
     let token = [UInt8(ascii: "\"")] + nameBytes + [UInt8(ascii: "\"")]
-    return (try? JSONParser.parse(token))?.stringValue == recordsField
+    return (try? JSONParser.parse(token))?.stringValue == text
   }
 
   /// A value starts at `index`: checks that one may, starts a record where
@@ -852,6 +1005,9 @@ public struct JSONRecordSplitter: Sendable {
       try finishRecord(at: end, in: bytes, body)
     } else if recordIsObject, stack.count == recordBase + 1 {
       members.append(Member(name: memberName, value: memberValueStart..<recordOffset(end)))
+      if candidate.isOpen { candidate.memberEnded() }
+    } else if stack.count == candidate.recordsDepth {
+      candidate.elementEnded(at: recordOffset(end))
     }
   }
 
@@ -1179,6 +1335,7 @@ public struct JSONRecordSplitter: Sendable {
     at index: Int, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Record) throws -> Void
   ) rethrows {
     let byte = bytes[index]
+    if onlyNULsSinceProblem, byte != 0 { onlyNULsSinceProblem = false }
     if garbageRecord {
       if byte == 0x0A {
         try finishRecord(at: index, in: bytes, body)
@@ -1234,18 +1391,30 @@ public struct JSONRecordSplitter: Sendable {
     case UInt8(ascii: "\""):
       lenientString = true
     case UInt8(ascii: "{"), UInt8(ascii: "["):
-      if !lineHasContent, recordFirstOnLine, column(at: index, in: bytes) <= recordColumn {
-        // A value that starts a line left of the broken record: the next record.
+      if !lineHasContent, column(at: index, in: bytes) <= recordColumn {
+        // A value that starts a line no further right than the broken record
+        // (which may have begun after another value on its line): the next record.
         try finishRecord(at: index, in: bytes, body)
+        // Read again as an envelope: that reading takes this byte too.
+        if restartIndex >= 0 { return }
         if let frame = stack.last, frame.role == .records {
           stack[stack.count - 1].state = .element
         }
         try structural(at: index, in: bytes, body)
         return
       }
-      stack.append(
-        Frame(isObject: byte == UInt8(ascii: "{"), state: .commaOrEndObject, role: .plain))
+      if stack.count - recordBase > Self.maximumDepth {
+        // Deeper than any record may be: counted, so that memory stays bounded.
+        excessDepth += 1
+      } else {
+        stack.append(
+          Frame(isObject: byte == UInt8(ascii: "{"), state: .commaOrEndObject, role: .plain))
+      }
     case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      if excessDepth > 0 {
+        excessDepth -= 1
+        break
+      }
       let isObject = byte == UInt8(ascii: "}")
       guard let match = stack.lastIndex(where: { $0.isObject == isObject }) else { break }
       if match >= recordBase {
@@ -1274,6 +1443,16 @@ public struct JSONRecordSplitter: Sendable {
 
   // MARK: - The end
 
+  /// What an end of input interrupts, as messages say it: ` inside a string`.
+  private func inside(_ token: Token) -> String {
+    switch token {
+    case .string: " inside a string"
+    case .number: " inside a number"
+    case .literal: " inside '\(literal)'"
+    case .none: ""
+    }
+  }
+
   private mutating func finish(_ body: (Record) throws -> Void) rethrows {
     if !started {
       started = true
@@ -1287,6 +1466,9 @@ public struct JSONRecordSplitter: Sendable {
       try rest.withUnsafeBufferPointer { try scan($0, body) }
     }
     try [UInt8]().withUnsafeBufferPointer { empty in
+      if inRecord, candidate.isOpen, lookAtCandidate(upTo: 0, in: empty) != .record {
+        try readCandidateAsEnvelope(continuingAt: 0, in: empty, body)
+      }
       if token == .number, numberState.isComplete, !(inRecord && problem != nil) {
         token = .none
         try valueEnded(at: 0, in: empty, body)
@@ -1296,16 +1478,16 @@ public struct JSONRecordSplitter: Sendable {
       }
       if inRecord {
         if problem == nil {
-          let what =
-            switch token {
-            case .string: " inside a string"
-            case .number: " inside a number"
-            case .literal: " inside '\(literal)'"
-            case .none: ""
-            }
           problem = Problem(
-            message: "unexpected end of input\(what)", line: line, column: anchorColumn,
-            offset: record.count)
+            message: "unexpected end of input\(inside(token))", line: line, column: anchorColumn,
+            offset: record.length)
+        } else if onlyNULsSinceProblem, let found = problem {
+          // A file cut short and padded with NUL bytes (as a crash or truncate(1) leaves it).
+          let count = record.length - found.offset
+          let message =
+            "unexpected end of input\(inside(tokenAtProblem)) (the rest of the input is "
+            + "\(count) NUL byte\(count == 1 ? "" : "s"), as in a truncated file)"
+          problem?.message = message
         }
         try finishRecord(at: 0, in: empty, body)
       }
@@ -1369,8 +1551,10 @@ extension JSONRecordSplitter {
 
   /// A splitter that starts at `point`, as the splitter that read the input
   /// up to there would go on (records are counted from 0 again).
-  public init(recordsField: String = "data", resumingAt point: ResumePoint) {
-    self.init(recordsField: recordsField)
+  public init(
+    recordsField: String = "data", contentField: String = "content", resumingAt point: ResumePoint
+  ) {
+    self.init(recordsField: recordsField, contentField: contentField)
     started = true
     chunkStart = point.offset
     anchorOffset = point.offset

@@ -17,31 +17,21 @@ import CExpat
 ///     </hangul-keyboard>
 ///
 /// `include` names a file relative to the including one, or one of the
-/// built-in files (``BuiltInKeyboardFiles``). Elements it does not know are
-/// skipped, as libhangul skips them. Time and memory are linear in the files.
+/// built-in files of keyboards/ (compiled into HangulInput as data) when no
+/// such file is on the disk. Elements it does not know are skipped, as
+/// libhangul skips them. Time and memory are linear in the files.
 struct KeyboardFileParser {
-  /// Where files come from: the disk, or only the built-in files.
-  enum Source {
-    case disk
-    case builtIn
-  }
-
-  let source: Source
   /// What the files built so far.
   private(set) var layout = KeyboardLayout(id: "", name: "", type: .jamo)
   private var sawKeyboard = false
   /// The file names being read, the outermost first (to catch include loops).
   private var openFiles: [FilePath] = []
 
-  init(source: Source) {
-    self.source = source
-  }
+  init() {}
 
   /// Parses a keyboard file and returns its keyboard.
-  static func layout(fromFile path: FilePath, source: Source) throws(KeyboardFileError)
-    -> KeyboardLayout
-  {
-    var parser = KeyboardFileParser(source: source)
+  static func layout(fromFile path: FilePath) throws(KeyboardFileError) -> KeyboardLayout {
+    var parser = KeyboardFileParser()
     try parser.parse(file: path, isRoot: true)
     guard parser.sawKeyboard else {
       throw KeyboardFileError(
@@ -56,7 +46,12 @@ struct KeyboardFileParser {
     guard openFiles.count < 16, !openFiles.contains(path) else {
       throw KeyboardFileError(file: path.description, message: "included from itself")
     }
-    let bytes = try contents(of: path)
+    let bytes: [UInt8]
+    switch Self.readFile(path) {
+    case .success(let read): bytes = read
+    case .failure(let error):
+      return try readBuiltIn(file: path, isRoot: isRoot, failure: error.message)
+    }
     openFiles.append(path)
     defer { openFiles.removeLast() }
     let context = ParseContext(parser: self, file: path, bytes: bytes, isRoot: isRoot)
@@ -64,18 +59,31 @@ struct KeyboardFileParser {
     self = context.parser
   }
 
-  /// The bytes of a file, from the disk or the built-in files.
-  private func contents(of path: FilePath) throws(KeyboardFileError) -> [UInt8] {
-    var failure = "cannot open: \(StreamError.reason(ENOENT))"
-    if source == .disk {
-      switch Self.readFile(path) {
-      case .success(let bytes): return bytes
-      case .failure(let error): failure = error.message
-      }
-    }
+  /// Reads a file that is not on the disk (or cannot be read: `failure`
+  /// says why) as the built-in file of its name: a combination file's rules
+  /// replace the combinations so far (as its one `combination` table would),
+  /// a keyboard file is the built-in keyboard.
+  private mutating func readBuiltIn(file path: FilePath, isRoot: Bool, failure: String)
+    throws(KeyboardFileError)
+  {
     let lastName = path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
-    if let text = BuiltInKeyboardFiles.text(named: String(decoding: lastName, as: UTF8.self)) {
-      return Array(text.utf8)
+    let name = String(decoding: lastName, as: UTF8.self)
+    if let rules = KeyboardLayout.builtInCombinations(ofFile: name) {
+      layout.removeAllCombinations()
+      for (first, second, result) in rules { layout.addCombination(first, second, result) }
+      return
+    }
+    let id =
+      name.hasPrefix("hangul-keyboard-") && name.hasSuffix(".xml")
+      ? String(name.dropFirst("hangul-keyboard-".count).dropLast(".xml".count)) : nil
+    if let id, let builtIn = KeyboardLayout(builtIn: id) {
+      guard isRoot else {
+        throw KeyboardFileError(
+          file: path.description, message: "an included file cannot hold a hangul-keyboard")
+      }
+      layout = builtIn
+      sawKeyboard = true
+      return
     }
     throw KeyboardFileError(file: path.description, message: failure)
   }

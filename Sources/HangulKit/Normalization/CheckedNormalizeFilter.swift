@@ -16,6 +16,7 @@ public struct CheckedNormalizeFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
+    inner.beginInput(named: name)
     checker?.beginInput(named: name)
   }
 
@@ -47,8 +48,10 @@ public struct CheckedNormalizeFilter: ByteFilter {
 }
 
 extension VerificationTally {
-  /// Adds what the checker of a piece's filter found, its first piece at `place`.
+  /// Adds what the checker of a piece's filter found, its first piece at
+  /// `place`, and the segments it normalized in pieces.
   public mutating func add(_ filter: CheckedNormalizeFilter, at place: PiecePlace) {
+    addOverlongRuns(of: filter.inner)
     guard let checker = filter.checker else { return }
     add(checker.firstProblem, count: checker.problemCount, shift: checker.problemShift(at: place))
   }
@@ -67,10 +70,7 @@ extension VerificationTally {
 public func verificationStatus(
   of filter: CheckedNormalizeFilter, after status: Int32, report: (String) -> Void
 ) -> Int32 {
-  guard let checker = filter.checker, let first = checker.firstProblem else { return status }
-  report(first.description)
-  if checker.problemCount > 1 {
-    report("\(checker.problemCount - 1) more places are not \(checker.form.name.uppercased())")
-  }
-  return status == 0 ? 65 : status
+  var tally = VerificationTally()
+  tally.add(filter, at: PiecePlace())
+  return tally.status(after: status, form: filter.inner.normalizer.form, report: report)
 }

@@ -173,6 +173,38 @@ public struct ICUNormalizer: @unchecked Sendable {
     }
   }
 
+  /// Appends the full decomposition of the scalar value `value` by this
+  /// normalizer (NFD: canonical; NFKD: compatibility) to `scalars`, or
+  /// `value` itself when it has none: one character's, with no reordering.
+  func appendDecomposition(of value: UInt32, to scalars: inout [UInt32]) {
+    var error: Int32 = 0
+    let decomposition = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 32) {
+      buffer -> [UInt32]? in
+      guard let base = buffer.baseAddress else { return nil }
+      let length = cicu_decomposition(instance, Int32(bitPattern: value), base, 32, &error)
+      guard length >= 0, cicu_success(error) != 0 else { return nil }
+      var decoded: [UInt32] = []
+      var index = 0
+      while index < Int(length) {
+        let unit = UInt32(base[index])
+        if unit & 0xFC00 == 0xD800, index + 1 < Int(length) {
+          decoded.append(0x1_0000 + (unit - 0xD800) << 10 + (UInt32(base[index + 1]) - 0xDC00))
+          index += 2
+        } else {
+          decoded.append(unit)
+          index += 1
+        }
+      }
+      return decoded
+    }
+    if let decomposition { scalars += decomposition } else { scalars.append(value) }
+  }
+
+  /// The canonical combining class of the scalar value `value` (0 for a starter).
+  func combiningClass(of value: UInt32) -> UInt8 {
+    cicu_combining_class(instance, Int32(bitPattern: value))
+  }
+
   /// Whether normalization never changes text across a boundary before `scalar`:
   /// text may be cut there and the pieces normalized apart.
   public func hasBoundary(before scalar: Unicode.Scalar) -> Bool {

@@ -8,7 +8,8 @@
 ///     var pass = NormalizationPass(input: bytes, table: table, syllables: nfd, sink: sink, normalizer: nfc)
 ///     let consumed = pass.run(isLast: false)   // the last segment is held back
 ///
-/// Time O(n) in the buffer (ICU's share bounded by ``UnicodeNormalizer/longestSegment``).
+/// Time O(n) in the buffer (a segment longer than
+/// ``UnicodeNormalizer/longestSegment`` goes to ICU in canonical order).
 struct NormalizationPass {
   let input: UnsafeBufferPointer<UInt8>
   let table: UnsafeMutablePointer<UInt8>
@@ -23,6 +24,9 @@ struct NormalizationPass {
 
   var pendingStart = 0
   var pendingSlow = false
+  /// Whether the bytes waiting for ICU hold a segment longer than
+  /// ``UnicodeNormalizer/longestSegment`` (they go in canonical order).
+  var pendingLong = false
   var segmentStart = 0
   var segmentOpen = false
   var segmentStable = false
@@ -565,20 +569,20 @@ struct NormalizationPass {
         startSegment(
           at: position, stable: flags & NormalizationProperties.stable != 0,
           hangul: flags & NormalizationProperties.hangul != 0)
-      } else if position - segmentStart >= UnicodeNormalizer.longestSegment {
-        // Hundreds of combining marks on one letter: ICU would take time
-        // quadratic in the run; it gets pieces instead.
-        retractOpenSegment()
-        segmentStable = false
-        segmentHangul = false
-        closeSegment(at: position)
-        flushPending(upTo: position)
-        segmentStart = position
-        segmentHangul = false
       } else {
         retractOpenSegment()
         segmentStable = false
         segmentHangul = segmentHangul && flags & NormalizationProperties.hangul != 0
+        if !pendingLong, !segmentHangul,
+          position - segmentStart >= UnicodeNormalizer.longestSegment
+        {
+          // Hundreds of combining marks on one letter: ICU would take time
+          // quadratic in the run; it gets the whole segment in canonical
+          // order, and what came before it as it is.
+          flushPending(upTo: segmentStart)
+          pendingSlow = true
+          pendingLong = true
+        }
       }
       afterInvalid = false
       position += length
@@ -763,7 +767,12 @@ struct NormalizationPass {
     guard end > pendingStart, let base = input.baseAddress else { return }
     if pendingSlow {
       sink.count = written
-      normalizer.normalizeWithICU(base + pendingStart, count: end - pendingStart, into: sink)
+      if pendingLong {
+        normalizer.normalizeLongSegment(base + pendingStart, count: end - pendingStart, into: sink)
+        pendingLong = false
+      } else {
+        normalizer.normalizeWithICU(base + pendingStart, count: end - pendingStart, into: sink)
+      }
       // Keep room for the rest at three bytes out for each byte in.
       sink.reserve((input.count - end) * 3 + 64)
       out = sink.base

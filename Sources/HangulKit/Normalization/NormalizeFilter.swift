@@ -5,8 +5,10 @@
 ///     try filter.filtered(Array("\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF}\n".utf8))  // "한글\n"
 ///
 /// Only the last segment of each block is held back (it may join what the
-/// next block starts with); a run without a normalization boundary is
-/// normalized in pieces of ``UnicodeNormalizer/longestSegment`` bytes. Time O(n).
+/// next block starts with), up to ``longestHeldRun`` bytes: a segment up to
+/// that long is normalized whole, as ICU does; a longer one (more than a
+/// million bytes of combining marks on one letter) is normalized in pieces,
+/// which is not the form, and counted in ``overlongRuns``. Time O(n).
 public struct NormalizeFilter: ByteFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
@@ -25,7 +27,16 @@ public struct NormalizeFilter: ByteFilter {
   static let flushSize = 2 << 20
 
   /// The longest run held back waiting for a boundary.
-  public static let longestHeldRun = 1 << 20
+  public static let longestHeldRun = UnicodeNormalizer.longestExactSegment
+
+  /// How many segments were longer than ``longestHeldRun`` (normalized in
+  /// pieces, so not in the form), and a message about the first.
+  public private(set) var overlongRuns = 0
+  public private(set) var firstOverlongRun: String?
+  /// The name of the input, for that message.
+  private var inputName = "(standard input)"
+  /// Whether the carried segment is one already counted as too long.
+  private var carriesOverlongRun = false
 
   public init(form: ICUNormalizer.Form) throws {
     normalizer = try UnicodeNormalizer(form)
@@ -42,6 +53,10 @@ public struct NormalizeFilter: ByteFilter {
   public private(set) var lastChunkWasUTF8 = false
 
   public var takesLargeChunks: Bool { true }
+
+  public mutating func beginInput(named name: String) {
+    inputName = name
+  }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     normalize(chunk) { sink in
@@ -90,6 +105,7 @@ public struct NormalizeFilter: ByteFilter {
           normalizer.normalizeReportingUTF8($0, isLast: true, into: sink).wasUTF8
         }
         carry.removeAll(keepingCapacity: true)
+        carriesOverlongRun = false
         start = boundary
       } else {
         lastChunkWasUTF8 = false
@@ -134,6 +150,7 @@ public struct NormalizeFilter: ByteFilter {
   public mutating func finish(into output: inout [UInt8]) {
     carry.withUnsafeBufferPointer { _ = normalizer.normalize($0, isLast: true, into: sink) }
     carry.removeAll()
+    carriesOverlongRun = false
     sink.drain(into: &output)
   }
 
@@ -142,11 +159,25 @@ public struct NormalizeFilter: ByteFilter {
       normalizer.normalize($0, isLast: false, into: sink)
     }
     carry.removeFirst(consumed)
+    // A boundary came: the carry is a new segment.
+    if consumed > 0 { carriesOverlongRun = false }
     if carry.count > Self.longestHeldRun { forceCarry() }
   }
 
-  /// Normalizes a held run that has grown too long, up to its last scalar start.
+  /// Normalizes a held run that has grown too long, up to its last scalar
+  /// start, as if it ended there: the output is not the form (only the whole
+  /// run in canonical order would be), and the run is counted.
   private mutating func forceCarry() {
+    if !carriesOverlongRun {
+      if overlongRuns == 0 {
+        firstOverlongRun =
+          "\(inputName): a run of more than \(Self.longestHeldRun >> 20) MiB with no "
+          + "normalization boundary (combining marks on one character) was normalized in "
+          + "pieces: it is not \(normalizer.form.name.uppercased()) as a whole"
+      }
+      overlongRuns += 1
+      carriesOverlongRun = true
+    }
     var cut = carry.count - 1
     while cut > 0, carry[cut] & 0xC0 == 0x80, carry.count - cut < 4 { cut -= 1 }
     carry.withUnsafeBufferPointer {
@@ -155,3 +186,15 @@ public struct NormalizeFilter: ByteFilter {
     carry.removeFirst(cut)
   }
 }
+
+/// A filter that may have had to normalize a segment in pieces because it
+/// was longer than it holds (``NormalizeFilter/longestHeldRun``): its
+/// output is not the form there, and the run exits 65.
+public protocol OverlongRunReporting {
+  /// How many such segments there were.
+  var overlongRuns: Int { get }
+  /// A message about the first, naming its input.
+  var firstOverlongRun: String? { get }
+}
+
+extension NormalizeFilter: OverlongRunReporting {}

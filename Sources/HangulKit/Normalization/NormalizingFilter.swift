@@ -21,6 +21,7 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
 
   public mutating func beginInput(named name: String) {
     inner.beginInput(named: name)
+    normalize?.beginInput(named: name)
   }
 
   public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
@@ -31,6 +32,7 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
 
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
+    normalize?.beginInput(named: name)
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
@@ -49,4 +51,9 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
     composed.removeAll()
     normalize?.finish(into: &output)
   }
+}
+
+extension NormalizingFilter: OverlongRunReporting {
+  public var overlongRuns: Int { normalize?.overlongRuns ?? 0 }
+  public var firstOverlongRun: String? { normalize?.firstOverlongRun }
 }

@@ -12,19 +12,26 @@
 /// conjoining jamo is composed or decomposed by the arithmetic of SPEC §2;
 /// every other segment (combining marks, compatibility characters, …) goes to
 /// ICU, a run of such segments at a time. Bytes that are not UTF-8 are copied
-/// unchanged and nothing composes across them. Time O(n); memory O(longest
-/// segment).
+/// unchanged and nothing composes across them. A segment longer than
+/// ``longestSegment`` is put in canonical order before ICU sees it. Time
+/// O(n) (O(n log n) in such a segment); memory O(longest segment).
 public struct UnicodeNormalizer {
   public let form: ICUNormalizer.Form
   let properties: NormalizationProperties
   let workspace = ICUWorkspace()
   let decompositions = SyllableDecompositions.shared
 
-  /// The longest segment, in bytes, normalized whole: a longer run with no
-  /// boundary in it (hundreds of combining marks on one letter, where ICU's
-  /// reordering takes quadratic time) is normalized in pieces of this size.
+  /// The longest segment, in bytes, that ICU gets as it is: a longer run
+  /// with no boundary in it (hundreds of combining marks on one letter,
+  /// where ICU's reordering takes time quadratic in the run) is put in
+  /// canonical order first (``CanonicalOrdering``), then normalized whole.
   /// Stream-safe text (UAX #15: at most 30 marks in a row) never comes near.
   public static let longestSegment = 1024
+
+  /// The longest segment, in bytes, that a streaming filter holds to
+  /// normalize whole (``NormalizeFilter``): a longer one is normalized in
+  /// pieces, which is not the form, and reported.
+  public static let longestExactSegment = 1 << 20
 
   public init(_ form: ICUNormalizer.Form) throws {
     self.form = form
@@ -71,6 +78,12 @@ public struct UnicodeNormalizer {
   /// `text` normalized.
   public func normalized(_ text: String) -> String {
     String(decoding: normalized(Array(text.utf8)), as: UTF8.self)
+  }
+
+  /// Normalizes the valid UTF-8 `input[..<count]`, which holds a segment
+  /// longer than ``longestSegment``: in canonical order first, then by ICU.
+  func normalizeLongSegment(_ input: UnsafePointer<UInt8>, count: Int, into sink: ByteSink) {
+    CanonicalOrdering.normalize(input, count: count, with: properties.normalizer, into: sink)
   }
 
   /// Normalizes the valid UTF-8 in `start..<end` of `input` with ICU.

@@ -38,7 +38,8 @@ public struct ReviewDate: Sendable, Equatable {
     switch value {
     case .number(let spelling):
       guard let number = Double(spelling), number.isFinite else {
-        throw Invalid(description: "\(spelling) is not a number of seconds")
+        throw Invalid(
+          description: "\(MessageExcerpt.text(spelling)) is not a number of seconds")
       }
       // Ten to the eleventh seconds is the year 5138: such a number is milliseconds.
       self.init(secondsSince1970: abs(number) >= 1e11 ? number / 1000 : number)
@@ -59,10 +60,9 @@ public struct ReviewDate: Sendable, Equatable {
   public init(utf8 bytes: [UInt8], timeZone: ReviewTimeZone) throws(Invalid) {
     var reader = DigitReader(bytes: bytes)
     func invalid() -> Invalid {
-      let text = String(decoding: bytes, as: UTF8.self)
-      return Invalid(
+      Invalid(
         description:
-          "\(JSONWriter.quoted(text)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
+          "\(MessageExcerpt.quoted(utf8: bytes)) is not a date like 2022-07-21T11:53:58.652Z, 2022-07-23T19:00:00 or 2022-07-23 10:00:00 +0000"
       )
     }
     guard let year = reader.number(digits: 4), reader.take("-"),

@@ -38,6 +38,8 @@ public struct ReviewExportFilter: ByteFilter {
   public let shape: Shape
   public private(set) var recordsExported = 0
   public private(set) var recordsSkipped = 0
+  /// How many members were reported as having no column (see ``ReviewColumnWatch``).
+  public private(set) var membersLeftOut = 0
 
   private let decompose: DecompositionForm?
   private let plainKeys: Bool
@@ -46,6 +48,9 @@ public struct ReviewExportFilter: ByteFilter {
   private let contentFieldBytes: [UInt8]
   private let timeZone: ReviewTimeZone
   private let skip: (PositionedError) -> Void
+  private let memberLeftOut: (PositionedError) -> Void
+  /// The members left out so far, for the --columns a message suggests.
+  private var leftOutNames: [String] = []
   private var reader: ReviewRecordReader
   private var tableWriter: ReviewTableWriter?
 
@@ -66,9 +71,11 @@ public struct ReviewExportFilter: ByteFilter {
     contentField: String = "content", recordsField: String = "data",
     timeZone: ReviewTimeZone = .utc,
     structureProblem: @escaping (PositionedError) -> Void = { _ in },
+    memberLeftOut: @escaping (PositionedError) -> Void = { _ in },
     skip: @escaping (PositionedError) -> Void
   ) {
-    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
+    reader = ReviewRecordReader(
+      recordsField: recordsField, contentField: contentField, report: structureProblem)
     self.shape = shape
     self.decompose = decompose
     self.plainKeys = plainKeys
@@ -77,6 +84,7 @@ public struct ReviewExportFilter: ByteFilter {
     contentFieldBytes = Array(contentField.utf8)
     self.timeZone = timeZone
     self.skip = skip
+    self.memberLeftOut = memberLeftOut
     if let format = shape.tableFormat(dialect: .sqlite) {
       tableWriter = table ?? ReviewTableWriter(format: format)
     }
@@ -128,7 +136,9 @@ public struct ReviewExportFilter: ByteFilter {
             message: "record \(raw.index) skipped: \(error.reason)"))
         return
       }
-      if let problem = tableWriter?.write(raw.bytes, members: raw.members, into: &output) ?? nil {
+      let problem = tableWriter?.write(raw.bytes, members: raw.members, into: &output) ?? nil
+      reportMembersLeftOut(of: raw, in: fileName)
+      if let problem {
         recordsSkipped += 1
         skip(
           PositionedError(
@@ -162,7 +172,9 @@ public struct ReviewExportFilter: ByteFilter {
         members.append(("elapsed", json))
       }
       if tableWriter != nil {
-        if let problem = tableWriter?.write(raw.bytes, replacing: members, into: &output) ?? nil {
+        let problem = tableWriter?.write(raw.bytes, replacing: members, into: &output) ?? nil
+        reportMembersLeftOut(of: raw, in: fileName)
+        if let problem {
           recordsSkipped += 1
           skip(
             PositionedError(
@@ -179,6 +191,31 @@ public struct ReviewExportFilter: ByteFilter {
     }
     recordsExported += 1
   }
+
+  /// Reports each member of `raw` that the columns taken from the first record lack.
+  private mutating func reportMembersLeftOut(of raw: JSONRecordSplitter.Record, in fileName: String)
+  {
+    guard let names = tableWriter?.takeMembersLeftOut(), !names.isEmpty else { return }
+    for (name, offset) in names {
+      membersLeftOut += 1
+      if leftOutNames.count < Self.namesSuggested { leftOutNames.append(name) }
+      let columns = (tableWriter?.columns ?? []).map(\.name) + leftOutNames
+      let suggestion =
+        leftOutNames.count < Self.namesSuggested
+        ? "--columns " + columns.joined(separator: ",") : "--columns with every member to write"
+      let place = raw.position(ofOffset: offset)
+      memberLeftOut(
+        PositionedError(
+          file: fileName, line: place.line, column: place.column,
+          message:
+            "record \(raw.index) has the member \(MessageExcerpt.quoted(name)), which has no "
+            + "column (the columns are the first record's members): not written; write \(suggestion)"
+        ))
+    }
+  }
+
+  /// How many left-out members a message's --columns names.
+  static let namesSuggested = 50
 
   /// A date value written back as JSON.
   private static func json(_ value: JSONValue) -> String {

@@ -22,6 +22,14 @@ public struct ReviewImportFilter: ByteFilter {
     case keys(KeyEncoding, ComposerOptions, keyboard: Keyboard = .twoSet)
   }
 
+  /// How the creation time (createdAt, else created_at) is written.
+  public enum Dates: String, Sendable, CaseIterable {
+    /// As it came, byte for byte.
+    case keep
+    /// ISO 8601 in UTC with milliseconds (`2022-07-21T11:53:58.652Z`), from every form read.
+    case iso
+  }
+
   /// Counts so far.
   public private(set) var recordsRead = 0
   public private(set) var recordsImported = 0
@@ -40,6 +48,7 @@ public struct ReviewImportFilter: ByteFilter {
   private let contentField: String
   private let contentFieldBytes: [UInt8]
   private let timeZone: ReviewTimeZone
+  private let dates: Dates
   private var normalizer: JSONStringNormalizer
   private let reject: (ReviewReject) -> Void
   private var reader: ReviewRecordReader
@@ -51,7 +60,7 @@ public struct ReviewImportFilter: ByteFilter {
 
   public init(
     content: Content = .text, contentField: String = "content", recordsField: String = "data",
-    timeZone: ReviewTimeZone = .utc,
+    timeZone: ReviewTimeZone = .utc, dates: Dates = .keep,
     structureProblem: @escaping (PositionedError) -> Void = { _ in },
     reject: @escaping (ReviewReject) -> Void
   ) throws {
@@ -59,20 +68,22 @@ public struct ReviewImportFilter: ByteFilter {
     self.contentField = contentField
     contentFieldBytes = Array(contentField.utf8)
     self.timeZone = timeZone
+    self.dates = dates
     self.reject = reject
     normalizer = try JSONStringNormalizer()
-    reader = ReviewRecordReader(recordsField: recordsField, report: structureProblem)
+    reader = ReviewRecordReader(
+      recordsField: recordsField, contentField: contentField, report: structureProblem)
   }
 
   /// A filter whose rejects and structure problems go to `log`, to be
   /// reported in input order by a ``ReviewImportTally`` (a run on several threads).
   public init(
     content: Content = .text, contentField: String = "content", recordsField: String = "data",
-    timeZone: ReviewTimeZone = .utc, log: ReviewImportLog
+    timeZone: ReviewTimeZone = .utc, dates: Dates = .keep, log: ReviewImportLog
   ) throws {
     try self.init(
       content: content, contentField: contentField, recordsField: recordsField,
-      timeZone: timeZone, structureProblem: { log.add(.structureProblem($0)) },
+      timeZone: timeZone, dates: dates, structureProblem: { log.add(.structureProblem($0)) },
       reject: { log.add(.reject($0)) })
     self.log = log
   }
@@ -142,13 +153,15 @@ public struct ReviewImportFilter: ByteFilter {
     recordsRead += 1
     recordsReadInInput += 1
     do throws(ReviewRecord.Problem) {
+      var found: ReviewRecord.DateFound?
       let contents = try ReviewRecord.check(
         record, contentField: contentField, contentFieldBytes: contentFieldBytes,
-        timeZone: timeZone)
+        timeZone: timeZone, date: &found)
+      let date = dates == .iso ? try isoDate(found, contents: contents, of: record) : nil
       let size = output.count
       if record.bytes.count > 1 << 16 { output.reserveCapacity(size + record.bytes.count + 16) }
       do throws(ReviewRecord.Problem) {
-        try write(record, contents: contents, into: &output)
+        try write(record, contents: contents, date: date, into: &output)
       } catch {
         output.removeSubrange(size...)
         throw error
@@ -160,14 +173,34 @@ public struct ReviewImportFilter: ByteFilter {
       reject(
         ReviewReject(
           file: fileName, index: record.index, line: error.line, column: error.column,
-          reason: error.reason, recordJSON: error.recordJSON))
+          reason: error.reason, recordJSON: error.recordJSON,
+          recordIsTruncated: error.recordIsTruncated))
     }
   }
 
-  /// Writes the record compacted, with each content member rewritten.
+  /// With `--dates iso`, the creation time's value and the token that replaces it.
+  private func isoDate(
+    _ found: ReviewRecord.DateFound?, contents: [JSONRecordSplitter.Member],
+    of record: JSONRecordSplitter.Record
+  ) throws(ReviewRecord.Problem) -> (value: Range<Int>, token: [UInt8])? {
+    guard let found, !contents.contains(where: { $0.value == found.value }) else { return nil }
+    let field = found.field
+    guard let text = found.instant.iso8601 else {
+      let place = record.position(ofOffset: found.value.lowerBound)
+      let token = MessageExcerpt.text(utf8: record.bytes[found.value])
+      throw ReviewRecord.Problem(
+        reason:
+          "\(ReviewRecord.dateFields[field]): \(token) is more than 10^8 days from 1970, which --dates iso cannot write",
+        line: place.line, column: place.column,
+        recordJSON: String(decoding: record.compacted, as: UTF8.self))
+    }
+    return (found.value, Array("\"\(text)\"".utf8))
+  }
+
+  /// Writes the record compacted, with each content member rewritten (and the creation time).
   private mutating func write(
     _ record: JSONRecordSplitter.Record, contents: [JSONRecordSplitter.Member],
-    into output: inout [UInt8]
+    date: (value: Range<Int>, token: [UInt8])? = nil, into output: inout [UInt8]
   ) throws(ReviewRecord.Problem) {
     let compact = !record.hasWhitespace
     var problem: ReviewRecord.Problem?
@@ -181,7 +214,14 @@ public struct ReviewImportFilter: ByteFilter {
         }
       }
       var position = 0
+      var date = date
       for member in contents {
+        if let (value, token) = date, value.lowerBound < member.value.lowerBound {
+          copy(position..<value.lowerBound)
+          output.append(contentsOf: token)
+          position = value.upperBound
+          date = nil
+        }
         copy(position..<member.value.lowerBound)
         let token = UnsafeBufferPointer(rebasing: bytes[member.value])
         switch content {
@@ -205,6 +245,11 @@ public struct ReviewImportFilter: ByteFilter {
           }
         }
         position = member.value.upperBound
+      }
+      if let (value, token) = date {
+        copy(position..<value.lowerBound)
+        output.append(contentsOf: token)
+        position = value.upperBound
       }
       copy(position..<bytes.count)
     }

@@ -30,6 +30,22 @@ struct ReviewRecord {
     var column: Int
     /// The record as JSON text, or its raw text as a JSON string.
     var recordJSON: String
+    /// Whether ``recordJSON`` holds only the start of the record (see
+    /// ``JSONRecordSplitter/Record/isTruncated``).
+    var recordIsTruncated = false
+  }
+
+  /// The record's raw text as a JSON string (the start of it, when only that was kept).
+  static func rawText(_ raw: JSONRecordSplitter.Record) -> String {
+    JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self))
+  }
+
+  /// The creation time a check read: its value token's range, its name's
+  /// index in ``dateFields``, and its instant.
+  struct DateFound {
+    var value: Range<Int>
+    var field: Int
+    var instant: ReviewDate
   }
 
   /// Checks a record without building its value: valid JSON (the splitter
@@ -40,16 +56,30 @@ struct ReviewRecord {
     _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
     timeZone: ReviewTimeZone
   ) throws(Problem) -> [JSONRecordSplitter.Member] {
+    var date: DateFound?
+    return try check(
+      raw, contentField: contentField, contentFieldBytes: contentFieldBytes, timeZone: timeZone,
+      date: &date)
+  }
+
+  /// ``check(_:contentField:contentFieldBytes:timeZone:)``, which also says
+  /// where the creation time is and what it is, in `date`.
+  static func check(
+    _ raw: JSONRecordSplitter.Record, contentField: String, contentFieldBytes: [UInt8],
+    timeZone: ReviewTimeZone, date found: inout DateFound?
+  ) throws(Problem) -> [JSONRecordSplitter.Member] {
     if let problem = raw.problem {
       throw Problem(
         reason: problem.message, line: problem.line, column: problem.column,
-        recordJSON: JSONWriter.quoted(String(decoding: raw.bytes, as: UTF8.self)))
+        recordJSON: rawText(raw), recordIsTruncated: raw.isTruncated)
     }
     func problem(_ reason: String, at offset: Int) -> Problem {
       let place = raw.position(ofOffset: offset)
+      // Only the start of a long value that is not an object was kept: not JSON by itself.
       return Problem(
         reason: reason, line: place.line, column: place.column,
-        recordJSON: String(decoding: raw.compacted, as: UTF8.self))
+        recordJSON: raw.isTruncated ? rawText(raw) : String(decoding: raw.compacted, as: UTF8.self),
+        recordIsTruncated: raw.isTruncated)
     }
     guard raw.isObject else {
       throw problem("not an object but \(raw.kindName(at: 0))", at: 0)
@@ -95,12 +125,14 @@ struct ReviewRecord {
       let field = dateFields[index]
       do {
         let token = raw.bytes[member.value]
+        let value: ReviewDate
         if token.first == UInt8(ascii: "\""), !token.contains(UInt8(ascii: "\\")) {
           // The common case: a date string without escapes, read from its bytes.
-          _ = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
+          value = try ReviewDate(utf8: Array(token.dropFirst().dropLast()), timeZone: timeZone)
         } else {
-          _ = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
+          value = try ReviewDate(json: try JSONParser.parse(Array(token)), timeZone: timeZone)
         }
+        found = DateFound(value: member.value, field: index, instant: value)
       } catch let error as ReviewDate.Invalid {
         throw problem("\(field): \(error.description)", at: member.value.lowerBound)
       } catch {
@@ -146,9 +178,14 @@ public struct ReviewReject: Sendable, Equatable {
   public var reason: String
   /// The record as it came (compacted), or its raw text as a JSON string.
   public var recordJSON: String
+  /// Whether ``recordJSON`` is only the start of the record's raw text (a
+  /// broken record or a value that is not an object, longer than
+  /// ``JSONRecordSplitter/sampleLimit``).
+  public var recordIsTruncated: Bool
 
   public init(
-    file: String, index: Int, line: Int, column: Int, reason: String, recordJSON: String
+    file: String, index: Int, line: Int, column: Int, reason: String, recordJSON: String,
+    recordIsTruncated: Bool = false
   ) {
     self.file = file
     self.index = index
@@ -156,11 +193,14 @@ public struct ReviewReject: Sendable, Equatable {
     self.column = column
     self.reason = reason
     self.recordJSON = recordJSON
+    self.recordIsTruncated = recordIsTruncated
   }
 
-  /// `{"index":N,"line":L,"column":C,"reason":"…","record":…}`
+  /// `{"index":N,"line":L,"column":C,"reason":"…","record":…}`, and `"truncated":true`
+  /// when the record is only its start.
   public var jsonLine: String {
-    "{\"index\":\(index),\"line\":\(line),\"column\":\(column),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)}"
+    "{\"index\":\(index),\"line\":\(line),\"column\":\(column),\"reason\":\(JSONWriter.quoted(reason)),\"record\":\(recordJSON)"
+      + (recordIsTruncated ? ",\"truncated\":true}" : "}")
   }
 
   /// `FILE:LINE:COLUMN: record N rejected: reason`, for standard error.

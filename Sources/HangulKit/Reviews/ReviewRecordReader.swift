@@ -11,6 +11,7 @@ struct ReviewRecordReader {
   /// How many such problems there were in all.
   private(set) var structureProblemCount = 0
   let recordsField: String
+  let contentField: String
   /// Receives each structure problem as it is found.
   let report: (PositionedError) -> Void
   private var splitter: JSONRecordSplitter
@@ -21,10 +22,14 @@ struct ReviewRecordReader {
 
   typealias Handler = (JSONRecordSplitter.Record, String, inout [UInt8]) -> Void
 
-  init(recordsField: String = "data", report: @escaping (PositionedError) -> Void) {
+  init(
+    recordsField: String = "data", contentField: String = "content",
+    report: @escaping (PositionedError) -> Void
+  ) {
     self.recordsField = recordsField
+    self.contentField = contentField
     self.report = report
-    splitter = JSONRecordSplitter(recordsField: recordsField)
+    splitter = JSONRecordSplitter(recordsField: recordsField, contentField: contentField)
   }
 
   /// A reader that reads nothing, to stand in while the real one is moved out.
@@ -48,7 +53,8 @@ struct ReviewRecordReader {
     started = true
     fileName = name
     resumedAt = point
-    splitter = JSONRecordSplitter(recordsField: recordsField, resumingAt: point)
+    splitter = JSONRecordSplitter(
+      recordsField: recordsField, contentField: contentField, resumingAt: point)
   }
 
   /// Whether `next`, a reader that began a piece where this one stops (and
@@ -79,25 +85,28 @@ struct ReviewRecordReader {
   ) {
     let name = fileName
     let report = self.report
-    var reported: [PositionedError] = []
+    // Only the count and the first hundred are kept: a flood of problems costs no memory here.
+    var reportedCount = 0
+    var kept = structureProblems
     splitter.feed(chunk, isLast: isLast) { record in
       for problem in record.structureProblemsBefore {
         let error = PositionedError(
           file: name, line: problem.line, column: problem.column, message: problem.message)
-        reported.append(error)
+        reportedCount += 1
+        if kept.count < 100 { kept.append(error) }
         report(error)
       }
       handle(record, name, &output)
     }
-    let rest = splitter.takeStructureProblems().dropFirst(reported.count)
-    for problem in rest {
+    for problem in splitter.takeStructureProblems().dropFirst(reportedCount) {
       let error = PositionedError(
         file: name, line: problem.line, column: problem.column, message: problem.message)
-      reported.append(error)
+      reportedCount += 1
+      if kept.count < 100 { kept.append(error) }
       report(error)
     }
-    structureProblemCount += reported.count
-    structureProblems += reported.prefix(max(0, 100 - structureProblems.count))
+    structureProblemCount += reportedCount
+    structureProblems = kept
   }
 
   /// Ends the last input.
@@ -109,7 +118,7 @@ struct ReviewRecordReader {
 
   private mutating func endInput(into output: inout [UInt8], _ handle: Handler) {
     feed(UnsafeBufferPointer(start: nil, count: 0), isLast: true, into: &output, handle)
-    splitter = JSONRecordSplitter(recordsField: recordsField)
+    splitter = JSONRecordSplitter(recordsField: recordsField, contentField: contentField)
   }
 }
 

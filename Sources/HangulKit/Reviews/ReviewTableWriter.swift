@@ -67,11 +67,20 @@ public struct ReviewTableWriter: Sendable {
 
   /// Why the columns taken from the first record cannot be written, if they cannot.
   private var columnProblem: String?
+  /// Members that later records add to those the columns were taken from.
+  private var watch: ReviewColumnWatch?
   private var started = false
   private var rowsInStatement = 0
   private var statementBytes = 0
   /// A value's text when it is not the record's bytes as they are (decoded, compacted).
   private var scratch: [UInt8] = []
+
+  /// The top-level members that records after the first added, with the
+  /// offset of each name in its record, since the last call: when the columns
+  /// were taken from the first record, these have none and are not written.
+  public mutating func takeMembersLeftOut() -> [(name: String, offset: Int)] {
+    (watch?.take() ?? []).map { (String(decoding: $0.name, as: UTF8.self), $0.offset) }
+  }
 
   /// A writer; with `columns` nil, the top-level members of the first record are the columns.
   public init(
@@ -116,6 +125,9 @@ public struct ReviewTableWriter: Sendable {
       }
       columns = names.map(Column.init(memberName:))
       columnProblem = Self.problem(with: names, format: format)
+      watch = ReviewColumnWatch(record, members: members, columns: names)
+    } else if columnProblem == nil {
+      watch?.check(record, members: members)
     }
     if let columnProblem { return columnProblem }
     guard let columns else { return nil }
@@ -140,7 +152,7 @@ public struct ReviewTableWriter: Sendable {
       guard written else {
         output.removeSubrange(rowStart...)
         return
-          "\(JSONWriter.quoted(column.name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
+          "\(MessageExcerpt.quoted(column.name)) holds U+0000, which database text cannot hold (--nul replace writes U+FFFD)"
       }
     }
     endRow(startingAt: rowStart, into: &output)
@@ -263,7 +275,7 @@ public struct ReviewTableWriter: Sendable {
   /// name, or a name PostgreSQL would cut to 63 bytes.
   static func problem(with names: [[UInt8]], format: Format) -> String? {
     for name in names {
-      let quoted = JSONWriter.quoted(String(decoding: name, as: UTF8.self))
+      let quoted = MessageExcerpt.quoted(utf8: name)
       if name.contains(0) {
         return "the member name \(quoted) holds U+0000; name the columns with --columns"
       }

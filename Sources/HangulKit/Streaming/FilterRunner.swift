@@ -10,7 +10,9 @@
 /// order, `-` or no path at all meaning standard input, and writes the
 /// result to a file descriptor after every block read (a regular file of
 /// 1 MiB or more is mapped instead, and taken in the same blocks, or in
-/// pieces of several for a filter that takes large chunks).
+/// pieces of several for a filter that takes large chunks). A regular file
+/// is read up to the size it had when it was opened; one that changes while
+/// it is read is an error (``FileSnapshot``).
 ///
 ///     var filter = ComposeFilter(keys: .qwerty)
 ///     let status = FilterRunner(paths: ["log.txt"]).run(&filter) { message in
@@ -18,7 +20,8 @@
 ///     }
 ///
 /// A file that cannot be opened is reported and skipped (status 66 at the
-/// end); a read or write error stops the run (status 74); a closed output
+/// end); a read or write error, or a regular file that changed while it was
+/// read, stops the run (status 74); a closed output
 /// pipe stops it quietly (status 0). Input in another encoding is converted
 /// to UTF-8 first when ``inputEncoding`` names it; otherwise the first byte of
 /// each file that is not UTF-8 is reported as a warning (the bytes still pass
@@ -128,9 +131,12 @@ public struct FilterRunner: Sendable {
       }
       return filter.lastChunkWasUTF8
     }
+    // A regular file is read up to its size at open, and checked after.
+    let snapshot = FileSnapshot(descriptor: descriptor, name: name)
+    var remaining = snapshot?.length
     // Mapped until the end of this input: the reader may check its bytes
     // late (``InputReader/catchUp()``).
-    let mapping = MappedInput(descriptor: descriptor, blockSize: blockSize)
+    let mapping = snapshot.flatMap { MappedInput($0, blockSize: blockSize) }
     defer {
       // Nothing may point into the mapping once it is gone.
       reader.unchecked = nil
@@ -152,17 +158,22 @@ public struct FilterRunner: Sendable {
         try reader.read(
           UnsafeBufferPointer(rebasing: mapped.bytes[start..<end]), checkingBlocksOf: blockSize
         ) { try filterWritingFromSink($0) }
+        // Before what the bytes made is written: a file cut inside the
+        // mapping's last page reads as zeros there, raising nothing.
+        try snapshot?.checkUnchanged()
         try write(&output)
         afterBlock?(filter)
         mapped.release(from: start, before: end)
         start = end
       }
-      // What read(2) would leave: the offset after the bytes taken; a file
-      // that grew meanwhile goes on with read(2).
+      // What read(2) would leave: the offset after the bytes taken.
       mapped.moveOffsetPastMapping()
+      remaining = 0
     }
     while true {
-      let count = read(descriptor, block.baseAddress, block.count)
+      // Up to the size at open, then once more for the end of the file.
+      let wanted = remaining.map { $0 == 0 ? block.count : min($0, block.count) } ?? block.count
+      let count = read(descriptor, block.baseAddress, wanted)
       if count < 0 {
         if errno == EINTR { continue }
         let code = errno
@@ -171,11 +182,19 @@ public struct FilterRunner: Sendable {
           : StreamError.cannotRead(path: name, reason: StreamError.reason(code))
       }
       if count == 0 {
+        try snapshot?.checkUnchanged()
         let warning = try reader.end(named: name) { try filter.process($0, into: &output) }
         try write(&output)
         if let warning { report(warning) }
         return
       }
+      if remaining == 0 {
+        // Bytes past the size at open: the file grew (an error), or its
+        // size does not tell its length and it is read on to its end.
+        try snapshot?.checkUnchanged()
+        remaining = nil
+      }
+      remaining? -= count
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
         try filterWritingFromSink($0)
       }
@@ -199,10 +218,10 @@ public struct FilterRunner: Sendable {
 /// is at, to be taken in the blocks read(2) would return: on a 43 MB file
 /// it saves the kernel's copy of every byte (about 2.5 ms of 80 in text →
 /// NFD). Pipes, terminals, special files and files under ``threshold``
-/// bytes (a file in /proc says it has none) are read as before. A file
+/// bytes (a file in /proc says it has none) are read as before. The
+/// mapping ends at the file's size at open (``FileSnapshot``); a file
 /// truncated while it is mapped ends the program (``FileMapping``). At the
-/// end the descriptor's offset is where read(2) would have left it, and a
-/// file that grew meanwhile is read on from there.
+/// end the descriptor's offset is where read(2) would have left it.
 private struct MappedInput {
   private let mapping: FileMapping
   private let descriptor: Int32
@@ -216,23 +235,18 @@ private struct MappedInput {
   var bytes: UnsafeBufferPointer<UInt8> { mapping.bytes }
   var count: Int { mapping.bytes.count }
 
-  /// Maps what is left of `descriptor` if it is a regular file with at least
+  /// Maps what is left of the file of `snapshot` if it has at least
   /// ``threshold`` bytes left and at least two blocks; `nil` otherwise (or
   /// when mapping fails).
-  init?(descriptor: Int32, blockSize: Int) {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    // Where the descriptor is (standard input may have been read from).
-    let position = lseek(descriptor, 0, SEEK_CUR)
-    guard position >= 0 else { return nil }
-    let size = Int(info.st_size)
-    let offset = Int(position)
-    guard size - offset >= max(Self.threshold, 2 * blockSize),
-      let mapping = FileMapping(descriptor: descriptor, range: offset..<size, sequential: true)
+  init?(_ snapshot: FileSnapshot, blockSize: Int) {
+    guard let length = snapshot.length, length >= max(Self.threshold, 2 * blockSize),
+      let mapping = FileMapping(
+        descriptor: snapshot.descriptor, range: snapshot.start..<(snapshot.start + length),
+        name: snapshot.name, sequential: true)
     else { return nil }
     self.mapping = mapping
-    self.descriptor = descriptor
-    self.offset = offset
+    self.descriptor = snapshot.descriptor
+    self.offset = snapshot.start
   }
 
   /// Drops the pages already taken (``FileMapping/release(from:before:)``).

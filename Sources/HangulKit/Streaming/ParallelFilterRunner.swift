@@ -17,25 +17,42 @@ internal import CSystemCalls
 ///     let runner = ParallelFilterRunner(paths: ["big.txt"], jobs: 2)
 ///     let status = runner.run(makeFilter: { NormalizeFilter(.nfc) }) { print($0) }
 ///
-/// Standard input, a path that is not a readable regular file, a file other
-/// than the last that does not end with the separator, ``inputEncoding`` or
-/// `jobs` of 1 make it run as ``FilterRunner`` does, on one thread. The
-/// warning about bytes that are not UTF-8 names the same line and column as on
-/// one thread. Each worker maps its own piece for the time it filters it
-/// (``FileMapping``; read with pread(2) into a reused buffer when it cannot
-/// be mapped); finished outputs go to the writer without a copy.
-/// Time: O(n) over `jobs` threads. Memory: at most 2 × `jobs` pieces of about
-/// ``pieceSize`` bytes in flight, their outputs, and one filter each; a line
-/// longer than a piece makes its piece that long.
+/// A piece reaches at most ``boundaryReach`` bytes past ``pieceSize`` for
+/// the end of its line (or record); a piece that finds none there ends
+/// inside the line, and the pieces after it, up to the next line's start,
+/// are run in order on the calling thread by the filter before them, block
+/// by block, as ``FilterRunner`` runs a file: a file without a newline runs
+/// as on one thread, in the same memory.
+///
+/// Standard input, a path that is not a regular file (it is not opened: a
+/// FIFO's writer is left to the one-thread run), a file other than the last
+/// that does not end with the separator, ``inputEncoding``, and a
+/// ``threadCount`` or a number of pieces of 1 make it run as
+/// ``FilterRunner`` does, on one thread. The warning about bytes that are
+/// not UTF-8 names the same line and column as on one thread. Each worker
+/// maps its own piece for the time it filters it (``FileMapping``; read
+/// with pread(2) into a reused buffer when it cannot be mapped); finished
+/// outputs go to the writer without a copy. Each file is read up to its
+/// size at open; a file that changes meanwhile (found by a short read, by
+/// fstat(2) after each piece is read, or by SIGBUS) is an error, status 74,
+/// as on one thread (``FileSnapshot``), and no output of a piece read after
+/// the change is written.
+/// Time: O(n) over `jobs` threads. Memory: at most 2 pieces per thread in
+/// flight, each at most ``pieceSize`` + ``boundaryReach`` bytes, their
+/// outputs, and one filter each.
 public struct ParallelFilterRunner: Sendable {
   /// The inputs, in order, as the exact bytes given; `-` is standard input.
   public var paths: [FilePath]
-  /// How many threads; 0 means one per online processor.
+  /// How many threads; 0 means one per online processor. At most one per
+  /// online processor and one per piece run (``threadCount``).
   public var jobs: Int
   /// The byte that ends a line (or record): pieces are cut after it.
   public var separator: UInt8
   /// The size each piece aims at.
   public var pieceSize: Int
+  /// How far past ``pieceSize`` a piece looks for the end of its line
+  /// (record) before it ends inside it.
+  public var boundaryReach = 256 * 1024
   /// Where the output goes.
   public var outputDescriptor: Int32
   /// The encoding of the inputs when it is not UTF-8 (runs on one thread).
@@ -70,17 +87,36 @@ public struct ParallelFilterRunner: Sendable {
     self.inputEncoding = inputEncoding
   }
 
-  /// The number of threads `jobs` asks for: itself, or the online processors for 0.
+  /// The number of threads `jobs` asks for, at most the online processors
+  /// (0: as many). A run starts no more threads than it has pieces either.
   public var threadCount: Int {
-    if jobs > 0 { return jobs }
-    return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    return jobs > 0 ? min(jobs, processors) : processors
   }
 
   /// Whether the inputs run on several threads (else as ``FilterRunner`` does).
   public var runsInParallel: Bool {
-    guard threadCount > 1, inputEncoding == nil, let files = openFiles() else { return false }
+    guard let (files, _) = plan() else { return false }
     for file in files { close(file.descriptor) }
     return true
+  }
+
+  /// The open inputs and the number of threads, when they run on several
+  /// threads: no more than ``threadCount``, nor than the pieces the files
+  /// make at most (a piece is ``pieceSize`` bytes or more, an empty file one).
+  private func plan() -> (files: [OpenFile], threads: Int)? {
+    guard threadCount > 1, inputEncoding == nil, let files = openFiles() else { return nil }
+    let wanted = threadCount
+    var pieces = 0
+    for file in files where pieces < wanted {
+      pieces += max(1, file.size / pieceSize + (file.size % pieceSize == 0 ? 0 : 1))
+    }
+    let threads = min(wanted, pieces)
+    guard threads > 1 else {
+      for file in files { close(file.descriptor) }
+      return nil
+    }
+    return (files, threads)
   }
 
   /// Runs a filter made by `makeFilter` over the inputs; returns the exit status
@@ -114,8 +150,7 @@ public struct ParallelFilterRunner: Sendable {
     merge: (inout Filter, PiecePlace, Bool) -> Void,
     report: (String) -> Void
   ) -> Int32 {
-    let threads = threadCount
-    guard threads > 1, inputEncoding == nil, let files = openFiles() else {
+    guard let (files, threads) = plan() else {
       return FilterRunner(
         paths: paths, outputDescriptor: outputDescriptor, blockSize: blockSize,
         inputEncoding: inputEncoding
@@ -127,8 +162,9 @@ public struct ParallelFilterRunner: Sendable {
         withoutActuallyEscaping(merge) { merge in
           withoutActuallyEscaping(report) { report in
             let schedule = PieceSchedule(
-              files: files, separator: separator, pieceSize: pieceSize, inFlight: 2 * threads,
-              documentKey: documentKey, makeFilter: makeFilter)
+              files: files, separator: separator, pieceSize: pieceSize,
+              boundaryReach: boundaryReach, inFlight: 2 * threads, documentKey: documentKey,
+              makeFilter: makeFilter)
             schedule.makeBoundaryFinder = boundaryFinder
             // Each piece's fresh filter allocates its tables and buffers
             // again: glibc would hand their pages back at every free and
@@ -179,9 +215,16 @@ public struct ParallelFilterRunner: Sendable {
   }
 
   /// Opens every input, or returns `nil` when one is standard input, cannot be
-  /// opened, is not a regular file, or (but for the last) does not end with
-  /// the separator: those run on one thread.
+  /// opened, is not a regular file, says it is empty but is not, or (but for
+  /// the last) does not end with the separator: those run on one thread. Every path is looked at before
+  /// any is opened, and none that is not a regular file is opened: opening
+  /// a FIFO would wait for its writer, and closing it would throw away what
+  /// the writer wrote before the one-thread run opens it again.
   fileprivate func openFiles() -> [OpenFile]? {
+    for path in paths {
+      guard !path.isStandardInput, let info = path.status(), info.st_mode & S_IFMT == S_IFREG
+      else { return nil }
+    }
     var files: [OpenFile] = []
     func giveUp() -> [OpenFile]? {
       for file in files { close(file.descriptor) }
@@ -189,16 +232,21 @@ public struct ParallelFilterRunner: Sendable {
     }
     for (index, path) in paths.enumerated() {
       guard !path.isStandardInput else { return giveUp() }
-      let descriptor = path.open(O_RDONLY | O_CLOEXEC)
+      // Without waiting, should the path have become a FIFO since.
+      let descriptor = path.open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)
       guard descriptor >= 0 else { return giveUp() }
-      var info = stat()
-      guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      guard let snapshot = FileSnapshot(descriptor: descriptor, name: path.description) else {
         close(descriptor)
         return giveUp()
       }
-      let file = OpenFile(
-        path: path.description, descriptor: descriptor, size: Int(info.st_size))
+      let file = OpenFile(snapshot: snapshot)
       files.append(file)
+      var first: UInt8 = 0
+      if file.size == 0, pread(descriptor, &first, 1, 0) != 0 {
+        // Not empty but for its size, which does not tell its length (in
+        // /proc): one thread reads it to its end.
+        return giveUp()
+      }
       if index < paths.count - 1, file.size > 0, boundaryFinder == nil {
         var last: UInt8 = 0
         guard pread(descriptor, &last, 1, off_t(file.size - 1)) == 1, last == separator else {
@@ -261,15 +309,20 @@ public struct PiecePlace: Sendable, Equatable {
   public var recordsBeforeInInput: Int { recordsBefore - inputStartRecord }
 }
 
-/// An open input and its size.
+/// An open input, with its size and time at open.
 private struct OpenFile {
+  let snapshot: FileSnapshot
+
   /// The path as messages show it (``FilePath/description``).
-  var path: String
-  var descriptor: Int32
-  var size: Int
+  var path: String { snapshot.name }
+  var descriptor: Int32 { snapshot.descriptor }
+  /// The size at open: the runner reads no further.
+  var size: Int { snapshot.size }
 }
 
-/// Reads `count` bytes of `file` at `offset` into `buffer` (replacing its contents).
+/// Reads `count` bytes of `file` at `offset` into `buffer` (replacing its
+/// contents). A file that ends before (it shrank) is an error
+/// (``StreamError/fileChanged(path:)``).
 private func readFully(
   _ file: OpenFile, at offset: Int, count: Int, into buffer: inout [UInt8]
 ) throws {
@@ -290,10 +343,9 @@ private func readFully(
       if errno == EINTR { continue }
       throw StreamError.cannotRead(path: file.path, reason: StreamError.reason(errno))
     }
-    if got == 0 { break }
+    if got == 0 { throw StreamError.fileChanged(path: file.path) }
     done += got
   }
-  if done < count { buffer.removeLast(count - done) }
 }
 
 /// `count` rounded up to a whole MiB, so that a buffer reused for pieces of
@@ -320,11 +372,16 @@ private final class Piece<Filter: ByteFilter> {
   var firstInvalid: UTF8Validator.InvalidByte?
   /// What the boundary finder found where the piece begins.
   var resumePoint: (any Sendable)?
+  /// Whether the piece begins inside a line (record) that the piece before
+  /// it could not reach the end of: no worker runs it, the writer runs it
+  /// in order with the filter before it.
+  let startsInsideRecord: Bool
 
-  init(index: Int, fileIndex: Int, range: Range<Int>) {
+  init(index: Int, fileIndex: Int, range: Range<Int>, startsInsideRecord: Bool = false) {
     self.index = index
     self.fileIndex = fileIndex
     self.range = range
+    self.startsInsideRecord = startsInsideRecord
   }
 
   var isInputStart: Bool { range.lowerBound == 0 }
@@ -335,19 +392,20 @@ private final class Piece<Filter: ByteFilter> {
 
   /// Calls `body` with the piece's bytes: those read already, or its range
   /// of `file` mapped for the time of the call (no kernel copy of it), or,
-  /// when it cannot be mapped, read into `input`.
+  /// when it cannot be mapped, read into `input`; and whether they are
+  /// mapped (only mapped pages may be dropped with ``FileMapping/release(_:)``).
   func withBytes<Result>(
-    in file: OpenFile, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    in file: OpenFile, _ body: (UnsafeBufferPointer<UInt8>, _ mapped: Bool) throws -> Result
   ) throws -> Result {
     if !inputIsRead {
-      if let mapping = FileMapping(descriptor: file.descriptor, range: range) {
+      if let mapping = FileMapping(descriptor: file.descriptor, range: range, name: file.path) {
         defer { mapping.unmap() }
-        return try body(mapping.bytes)
+        return try body(mapping.bytes, true)
       }
       try readFully(file, at: range.lowerBound, count: range.count, into: &input)
       inputIsRead = true
     }
-    return try input.withUnsafeBufferPointer(body)
+    return try input.withUnsafeBufferPointer { try body($0, false) }
   }
 }
 
@@ -361,6 +419,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   let files: [OpenFile]
   let separator: UInt8
   let pieceSize: Int
+  let boundaryReach: Int
   let inFlightLimit: Int
   let documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
   let makeFilter: () throws -> Filter
@@ -369,14 +428,27 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
   // Guarded by the mutex:
+  /// Where the next piece is cut from.
   private var fileIndex = 0
   private var offset = 0
+  /// Whether the next piece begins inside a line (the last one cut found no end for it).
+  private var cutInsideRecord = false
+  /// Whether the empty file at `fileIndex` had its (empty) piece cut.
+  private var emptyFileCut = false
   private var nextIndex = 0
   private var inFlight = 0
   private var stopped = false
   private var pieceCount: Int?
   private var cutError: (any Error)?
   private var done: [Int: Piece<Filter>] = [:]
+  /// The boundary finder of the file being cut, and what it found where the next piece begins.
+  private var boundaryFinder: (any PieceBoundaryFinder)?
+  private var nextResumePoint: (any Sendable)?
+  /// Whether the filter before a piece found that the piece's boundary was
+  /// not where the finder said.
+  private var guessWasWrong = false
+  /// The bytes the cutting reads.
+  private var window: [UInt8] = []
   /// Buffers of written pieces (outputs emptied; inputs, of pieces that
   /// could not be mapped), kept for the next ones: fresh pages cost more
   /// than the work.
@@ -384,7 +456,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   private var spareOutputs: [[UInt8]] = []
 
   init(
-    files: [OpenFile], separator: UInt8, pieceSize: Int, inFlight: Int,
+    files: [OpenFile], separator: UInt8, pieceSize: Int, boundaryReach: Int, inFlight: Int,
     documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?,
     makeFilter: @escaping () throws -> Filter
   ) {
@@ -392,6 +464,7 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     self.files = files
     self.separator = separator
     self.pieceSize = pieceSize
+    self.boundaryReach = max(boundaryReach, 0)
     self.inFlightLimit = inFlight
     self.makeFilter = makeFilter
     pthread_mutex_init(mutex, nil)
@@ -443,6 +516,8 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   }
 
   /// The worker loop: cut the next piece, read it, run it, hand it over.
+  /// A piece that begins inside a line is handed over unread: the writer
+  /// runs it.
   override func work() {
     // The filter of the piece this thread read last: the next one takes
     // over its caches (``ByteFilter/reuseCaches(of:)``).
@@ -467,12 +542,14 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         break
       }
       inFlight += 1
-      if let buffer = spareInputs.popLast() { piece.input = buffer }
-      if let buffer = spareOutputs.popLast() { piece.output = buffer }
-      pthread_mutex_unlock(mutex)
-      run(piece, after: earlier)
-      earlier = piece.filter
-      pthread_mutex_lock(mutex)
+      if !piece.startsInsideRecord {
+        if let buffer = spareInputs.popLast() { piece.input = buffer }
+        if let buffer = spareOutputs.popLast() { piece.output = buffer }
+        pthread_mutex_unlock(mutex)
+        run(piece, after: earlier)
+        earlier = piece.filter
+        pthread_mutex_lock(mutex)
+      }
       done[piece.index] = piece
       pthread_cond_broadcast(condition)
     }
@@ -480,7 +557,10 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
   }
 
   /// The next piece: from where the last one ended to just after the first
-  /// separator at or past `pieceSize` bytes on (an empty file is one empty
+  /// separator at or past `pieceSize` bytes on, looked for up to
+  /// `boundaryReach` bytes further (from the piece's start for a piece that
+  /// begins inside a line); where there is none, it ends after `pieceSize`
+  /// bytes, at the start of a UTF-8 sequence (an empty file is one empty
   /// piece). Called with the mutex held. Time: O(the bytes it looks at).
   private func cutPiece() throws -> Piece<Filter>? {
     while fileIndex < files.count {
@@ -492,11 +572,16 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
       if offset < files[fileIndex].size { break }
       fileIndex += 1
       offset = 0
+      cutInsideRecord = false
       emptyFileCut = false
     }
     guard fileIndex < files.count else { return nil }
     let file = files[fileIndex]
-    var end = min(file.size, offset + pieceSize)
+    let insideRecord = cutInsideRecord
+    // A piece that begins inside a line ends at its end, the sooner the better.
+    let target = insideRecord ? offset + 1 : min(file.size, offset + pieceSize)
+    let limit = min(file.size, offset + pieceSize + boundaryReach)
+    var end: Int?
     var resumePoint: (any Sendable)?
     if let makeBoundaryFinder {
       if offset == 0 {
@@ -507,31 +592,56 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         boundaryFinder?.stopGuessing()
       }
       guessWasWrong = false
-      resumePoint = nextResumePoint
-      end = try boundaryEnd(in: file, notBefore: end)
-    } else if end < file.size {
-      end = try documentStart(in: file, from: end - 1) ?? separatorEnd(in: file, from: end - 1)
+      resumePoint = insideRecord ? nil : nextResumePoint
+      end = try boundaryEnd(in: file, notBefore: target, before: limit)
+    } else if target == file.size {
+      end = file.size
+    } else {
+      if !insideRecord { end = try documentStart(in: file, from: target - 1) }
+      end = try end ?? separatorEnd(in: file, from: target - 1, before: limit)
     }
+    cutInsideRecord = end == nil
+    let cut = try end ?? sequenceStart(in: file, backFrom: min(file.size, offset + pieceSize))
+    assert(cut > offset && cut <= file.size, "a piece has bytes, of its file")
     defer {
       nextIndex += 1
-      offset = end
+      offset = cut
     }
-    let piece = Piece<Filter>(index: nextIndex, fileIndex: fileIndex, range: offset..<end)
+    let piece = Piece<Filter>(
+      index: nextIndex, fileIndex: fileIndex, range: offset..<cut,
+      startsInsideRecord: insideRecord)
     piece.resumePoint = resumePoint
     return piece
   }
 
-  /// The boundary finder of the file being cut, and what it found where the next piece begins.
-  private var boundaryFinder: (any PieceBoundaryFinder)?
-  private var nextResumePoint: (any Sendable)?
+  /// `end`, or the start of the UTF-8 sequence whose continuation byte is
+  /// at `end` (a line cut there is cut between characters: the piece's
+  /// check for bytes that are not UTF-8 finds none), when that start is
+  /// after `offset`.
+  private func sequenceStart(in file: OpenFile, backFrom end: Int) throws -> Int {
+    guard end < file.size else { return end }
+    let from = max(offset + 1, end - 3)
+    try readFully(file, at: from, count: end + 1 - from, into: &window)
+    var cut = end
+    while cut > from, window[cut - from] & 0xC0 == 0x80 { cut -= 1 }
+    return window[cut - from] & 0xC0 == 0x80 ? end : cut
+  }
 
   /// The first boundary at or after `target` that the finder meets reading
-  /// on from where it stopped last, or the end of the file.
-  private func boundaryEnd(in file: OpenFile, notBefore target: Int) throws -> Int {
+  /// on from where it stopped last, or the end of the file; `nil` when it
+  /// has read up to `limit` without one.
+  private func boundaryEnd(in file: OpenFile, notBefore target: Int, before limit: Int) throws
+    -> Int?
+  {
     guard var finder = boundaryFinder else { return file.size }
     defer { boundaryFinder = finder }
+    assert(target <= limit, "the reach is past the target")
     var position = finder.position
     while position < file.size {
+      guard position < limit else {
+        nextResumePoint = nil
+        return nil
+      }
       let count = min(file.size - position, 256 * 1024)
       try readFully(file, at: position, count: count, into: &window)
       if let end = window.withUnsafeBufferPointer({
@@ -540,14 +650,12 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         nextResumePoint = finder.resumePoint
         return end
       }
+      // The finder reads on, or (giving up its guesses) from the start again.
+      assert(finder.position > position || finder.position == 0, "the finder moves on")
       position = finder.position
     }
     return file.size
   }
-
-  /// Whether the filter before a piece found that the piece's boundary was
-  /// not where the finder said (guarded by the mutex).
-  private var guessWasWrong = false
 
   /// Tells the cutting that a piece's filter did not go on from where the
   /// one before it stopped (a wrong guess of the boundary finder, or broken
@@ -558,19 +666,23 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     pthread_mutex_unlock(mutex)
   }
 
-  /// Whether the empty file at `fileIndex` had its (empty) piece cut.
-  private var emptyFileCut = false
-
-  /// Just after the first separator at or after `start`, or the end of the file.
-  private func separatorEnd(in file: OpenFile, from start: Int) throws -> Int {
+  /// Just after the first separator at or after `start` and before `limit`,
+  /// `nil` when there is none, the end of the file when it comes first.
+  private func separatorEnd(in file: OpenFile, from start: Int, before limit: Int) throws -> Int? {
     var position = start
-    while position < file.size {
-      let count = min(file.size - position, 64 * 1024)
+    while position < limit {
+      let count = min(limit - position, 64 * 1024)
       try readFully(file, at: position, count: count, into: &window)
-      if let found = window.firstIndex(of: separator) { return position + found + 1 }
+      // memchr(3): a file without a separator is looked through piece by piece.
+      let found = window.withUnsafeBytes { raw -> Int? in
+        guard let base = raw.baseAddress, let hit = memchr(base, Int32(separator), raw.count)
+        else { return nil }
+        return UnsafeRawPointer(hit) - base
+      }
+      if let found { return position + found + 1 }
       position += count
     }
-    return file.size
+    return limit == file.size ? file.size : nil
   }
 
   /// The start of the first line after `start` whose document differs
@@ -595,21 +707,18 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
     }
   }
 
-  /// The bytes `separatorEnd` reads (guarded by the mutex).
-  private var window: [UInt8] = []
-
-  /// Reads and runs one piece (on a worker, without the mutex). The piece is
-  /// checked for bytes that are not UTF-8 only when its filter did not find
-  /// every chunk to be UTF-8 (``ByteFilter/lastChunkWasUTF8``) or it ends
-  /// inside a sequence. The filter takes over the caches of `earlier`, the
-  /// filter of the piece the thread read before.
+  /// Reads and runs one piece (on a worker, without the mutex), then checks
+  /// that its file has not changed: a piece read after a change gets that
+  /// error instead of its output. The filter takes over the caches of
+  /// `earlier`, the filter of the piece the thread read before.
   private func run(_ piece: Piece<Filter>, after earlier: Filter?) {
+    assert(!piece.startsInsideRecord, "the writer runs pieces that begin inside a line")
     let file = files[piece.fileIndex]
     do {
       var filter = try makeFilter()
       if let earlier { filter.reuseCaches(of: earlier) }
       let separator = self.separator
-      try piece.withBytes(in: file) { bytes in
+      try piece.withBytes(in: file) { bytes, _ in
         piece.records = ByteCounting.count(separator, in: bytes)
         piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
         if let point = piece.resumePoint {
@@ -621,15 +730,31 @@ private final class PieceSchedule<Filter: ByteFilter>: AnyPieceSchedule {
         let checked = try Self.feed(
           bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
         ) { piece.handed.append($0) }
-        guard !checked || UTF8Validator.openSequenceStart(in: bytes) != nil else { return }
-        var validator = UTF8Validator()
-        validator.scan(bytes)
-        validator.finish()
-        piece.firstInvalid = validator.firstInvalid
+        piece.firstInvalid = Self.firstInvalid(in: bytes, filterFoundUTF8: checked)
       }
     } catch {
       piece.error = error
     }
+    do {
+      try file.snapshot.checkUnchanged()
+    } catch {
+      // What was read may not be the file's: no error found in it counts.
+      piece.error = error
+    }
+  }
+
+  /// Where the piece `bytes` may have a byte that is not UTF-8: checked only
+  /// when its filter did not find every chunk to be UTF-8
+  /// (``ByteFilter/lastChunkWasUTF8``) or it ends inside a sequence (the
+  /// writer then finds the first such byte of its file).
+  static func firstInvalid(
+    in bytes: UnsafeBufferPointer<UInt8>, filterFoundUTF8: Bool
+  ) -> UTF8Validator.InvalidByte? {
+    guard !filterFoundUTF8 || UTF8Validator.openSequenceStart(in: bytes) != nil else { return nil }
+    var validator = UTF8Validator()
+    validator.scan(bytes)
+    validator.finish()
+    return validator.firstInvalid
   }
 
   /// Hands `bytes` to `filter` in blocks of 128 KiB, the blocks
@@ -746,39 +871,42 @@ private struct PieceWriter<Filter: ByteFilter> {
   }
 
   /// Writes one piece through its own filter or, when that filter cannot
-  /// take over, through the current one; returns a status when the run stops.
+  /// take over or the piece begins inside a line, through the current one;
+  /// returns a status when the run stops.
   private mutating func write(_ piece: Piece<Filter>) throws -> Int32? {
+    // A file that changed, or could not be read: nothing of the piece is written.
+    if let error = piece.error as? StreamError { throw error }
     let recordsBefore = records
     var pieceError = piece.error
-    if var next = piece.filter {
-      if let current, !continues(current, next) {
-        // The piece's filter started afresh where it should have gone on: run it again in order.
-        if piece.resumePoint != nil { schedule?.noteWrongBoundary() }
-        scratch.removeAll(keepingCapacity: true)
-        var filter = current
-        self.current = nil
-        if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
-        do {
-          _ = try piece.withBytes(in: files[piece.fileIndex]) {
-            try PieceSchedule<Filter>.feed($0, to: &filter, into: &scratch)
-          }
-          pieceError = nil
-        } catch {
-          pieceError = error
-        }
-        try emit(scratch)
-        merge(&filter, currentPlace, false)
-        self.current = filter
-      } else {
-        try finishCurrent(handingOver: piece.resumePoint != nil)
-        currentPlace = PiecePlace()
-        currentPlace.recordsBefore = recordsBefore
-        currentPlace.inputStartRecord = inputStartRecord
-        currentPlace.outputLinesBefore = outputLines
-        try emitOutput(of: piece)
-        merge(&next, currentPlace, false)
-        current = next
+    // Whether the piece goes on from the one before: it begins inside a
+    // line, or its filter started afresh where it should have gone on.
+    var inOrder = piece.startsInsideRecord
+    if !inOrder, let next = piece.filter, let current { inOrder = !continues(current, next) }
+    if inOrder {
+      // Run (again) in order, by the filter before.
+      guard var filter = current else {
+        preconditionFailure("a piece that begins inside a line comes after one with a filter")
       }
+      if !piece.startsInsideRecord, piece.resumePoint != nil { schedule?.noteWrongBoundary() }
+      self.current = nil
+      if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
+      do {
+        try runInOrder(piece, through: &filter, counting: piece.startsInsideRecord)
+        pieceError = nil
+      } catch {
+        pieceError = error
+      }
+      merge(&filter, currentPlace, false)
+      self.current = filter
+    } else if var next = piece.filter {
+      try finishCurrent(handingOver: piece.resumePoint != nil)
+      currentPlace = PiecePlace()
+      currentPlace.recordsBefore = recordsBefore
+      currentPlace.inputStartRecord = inputStartRecord
+      currentPlace.outputLinesBefore = outputLines
+      try emitOutput(of: piece)
+      merge(&next, currentPlace, false)
+      current = next
     } else {
       try emitOutput(of: piece)
     }
@@ -798,6 +926,52 @@ private struct PieceWriter<Filter: ByteFilter> {
     records += piece.records
     linesInInput += piece.newlines
     return nil
+  }
+
+  /// Runs `piece` through `filter` on this thread in the blocks
+  /// ``FilterRunner`` reads, writing each block's output before the next
+  /// (memory: one block's output, whatever the length of the piece; the
+  /// mapped pages read are dropped). With `counting`, counts the piece's
+  /// records and lines and checks it for bytes that are not UTF-8, which no
+  /// worker did. What a block made is written only after a check that the
+  /// file has not changed.
+  private mutating func runInOrder(
+    _ piece: Piece<Filter>, through filter: inout Filter, counting: Bool
+  ) throws {
+    let file = files[piece.fileIndex]
+    let separator = runner.separator
+    let blockSize = 128 * 1024
+    try piece.withBytes(in: file) { bytes, mapped in
+      var foundUTF8 = true
+      var start = 0
+      while start < bytes.count {
+        let block = UnsafeBufferPointer(
+          rebasing: bytes[start..<min(bytes.count, start + blockSize)])
+        scratch.removeAll(keepingCapacity: true)
+        do {
+          foundUTF8 =
+            try PieceSchedule<Filter>.feed(block, to: &filter, into: &scratch) && foundUTF8
+        } catch let error as PositionedError {
+          // As on one thread: what came before the error is written.
+          try file.snapshot.checkUnchanged()
+          try emit(scratch)
+          throw error
+        }
+        if counting {
+          let records = ByteCounting.count(separator, in: block)
+          piece.records += records
+          piece.newlines += separator == 0x0A ? records : ByteCounting.count(0x0A, in: block)
+        }
+        try file.snapshot.checkUnchanged()
+        try emit(scratch)
+        if mapped { FileMapping.release(block) }
+        start += block.count
+      }
+      if counting {
+        piece.firstInvalid = PieceSchedule<Filter>.firstInvalid(
+          in: bytes, filterFoundUTF8: foundUTF8)
+      }
+    }
   }
 
   /// Finishes the current filter (or, `handingOver` to the filter of a piece

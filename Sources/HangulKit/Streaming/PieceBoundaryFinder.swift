@@ -16,10 +16,13 @@
 /// Time: O(n) over the whole file, on the thread that cuts the pieces.
 public protocol PieceBoundaryFinder {
   /// Reads `bytes`, the next bytes of the file (from ``position``, in order,
-  /// in blocks of any size), up to the first boundary at or after the file
-  /// offset `target`: returns that boundary's offset, having read exactly up
-  /// to it, or `nil` when none came (having read up to ``position``, which
-  /// it moves on, or back to 0 to read the file again from its start).
+  /// in blocks of any size but never empty: the runner reads no further
+  /// than the file's size at open, and a file that ends before it is an
+  /// error), up to the first boundary at or after the file offset `target`:
+  /// returns that boundary's offset, having read exactly up to it, or `nil`
+  /// when none came (having read up to ``position``, which it moves on by at
+  /// least a byte, or back to 0 to read the file again from its start: the
+  /// runner's reading relies on it to end).
   mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int) -> Int?
   /// What a filter needs to start at the boundary that ``boundary(in:notBefore:)`` returned last.
   var resumePoint: any Sendable { get }

@@ -12,6 +12,9 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
   case cannotOpen(path: String, reason: String)
   /// Reading an input failed (exit status 74).
   case cannotRead(path: String, reason: String)
+  /// A regular input file changed size or contents while it was read (exit
+  /// status 74): what was read of it may not be any state the file was in.
+  case fileChanged(path: String)
   /// Writing the output failed (exit status 74).
   case cannotWrite(reason: String)
   /// The reader of the output went away (`| head`): end quietly.
@@ -21,7 +24,7 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
   public var exitStatus: Int32 {
     switch self {
     case .cannotOpen: 66
-    case .cannotRead, .cannotWrite: 74
+    case .cannotRead, .fileChanged, .cannotWrite: 74
     case .brokenPipe: 0
     }
   }
@@ -30,10 +33,14 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .cannotOpen(let path, let reason): "\(path): \(reason)"
     case .cannotRead(let path, let reason): "\(path): read error: \(reason)"
+    case .fileChanged(let path): "\(path): \(Self.fileChangedMessage)"
     case .cannotWrite(let reason): "write error: \(reason)"
     case .brokenPipe: "broken pipe"
     }
   }
+
+  /// What ``fileChanged(path:)`` says after the file's name.
+  public static let fileChangedMessage = "the file changed while it was read"
 
   /// The text of an `errno` value.
   public static func reason(_ code: Int32) -> String {

@@ -42,6 +42,10 @@ public struct NormalFormChecker {
   private var firstProblemInput = 0
   private var record = 0
   private var column = 1
+  /// The last segment of the text checked before, when it was longer than
+  /// ``UnicodeNormalizer/longestSegment``: where it starts. A segment that
+  /// long goes on in the next text only where the normalizer had to cut it.
+  private var trailingLongSegment: (record: Int, column: Int)?
 
   public init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
     self.form = form
@@ -129,6 +133,8 @@ public struct NormalFormChecker {
 
   /// Checks `text`, a whole number of segments (a block of normalized output).
   public mutating func check(_ text: UnsafeBufferPointer<UInt8>) {
+    // Nothing written: the segment before may still go on in what comes next.
+    guard !text.isEmpty else { return }
     let count = text.count
     let separator = self.separator
     let table = properties.table
@@ -153,17 +159,31 @@ public struct NormalFormChecker {
       return countedColumn
     }
     // Closes the segment before `position`: a stable one ends the run, any
-    // other starts or extends it.
+    // other starts or extends it (a run grown long is decided first, so
+    // that ICU gets runs of about a segment).
     func closeSegment() {
       if segmentStable {
         if runStart >= 0 {
           decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
           runStart = -1
         }
-      } else if runStart < 0 {
+      } else if runStart < 0 || segmentStart - runStart > UnicodeNormalizer.longestSegment {
+        if runStart >= 0 {
+          decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
+        }
         runStart = segmentStart
         runRecord = record
         runColumn = columnAt(segmentStart)
+      }
+    }
+    if let trailing = trailingLongSegment {
+      trailingLongSegment = nil
+      if continuesSegment(text) {
+        noteProblem(
+          record: trailing.record, column: trailing.column,
+          message:
+            "not \(form.name.uppercased()) as a whole: a run of more than "
+            + "\(UnicodeNormalizer.longestExactSegment >> 20) MiB with no normalization boundary")
       }
     }
     while position < count {
@@ -216,15 +236,6 @@ public struct NormalFormChecker {
         closeSegment()
         segmentStart = position
         segmentStable = flags & NormalizationProperties.stable != 0
-      } else if position - segmentStart >= UnicodeNormalizer.longestSegment {
-        // Cut where the normalizer cuts a run with no boundary in it.
-        segmentStable = false
-        closeSegment()
-        if runStart >= 0 { decide(text, runStart, position, record: runRecord, column: runColumn) }
-        runStart = position
-        runRecord = record
-        runColumn = columnAt(position)
-        segmentStart = position
       } else {
         segmentStable = false
       }
@@ -233,7 +244,31 @@ public struct NormalFormChecker {
     }
     closeSegment()
     if runStart >= 0 { decide(text, runStart, count, record: runRecord, column: runColumn) }
+    if count - segmentStart > UnicodeNormalizer.longestSegment, text[segmentStart] != separator {
+      trailingLongSegment = (record, columnAt(segmentStart))
+    }
     column = columnAt(count)
+  }
+
+  /// Whether `text` starts with a code point that has no normalization
+  /// boundary before it: it goes on with the segment of the text before.
+  private func continuesSegment(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard !text.isEmpty, text[0] >= 0x80,
+      case .scalar(let value, _) = UTF8Stream.step(text, at: 0)
+    else { return false }
+    return properties.flags(of: value) & NormalizationProperties.boundary == 0
+  }
+
+  /// Counts a place that is not in the form, and keeps the first.
+  private mutating func noteProblem(record: Int, column: Int, message: String) {
+    problemCount += 1
+    guard firstProblem == nil else { return }
+    let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
+    let input = inputIndex.map { inputs[$0] }
+    firstProblemInput = inputIndex ?? 0
+    firstProblem = PositionedError(
+      file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
+      column: column, message: message)
   }
 
   /// Passes the code points from `start` on that are in the form alone and
@@ -334,39 +369,60 @@ public struct NormalFormChecker {
       | 0x7F7F_7F7F_7F7F_7F7F)
   }
 
-  /// Asks ICU whether the run `start..<end` is in the form.
+  /// Asks ICU whether the run `start..<end` is in the form. A run longer
+  /// than ``UnicodeNormalizer/longestSegment`` with combining marks out of
+  /// canonical order is in no form, and is not asked (ICU would take time
+  /// quadratic in it); in order, ICU takes linear time.
   private mutating func decide(
     _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, record: Int, column: Int
   ) {
     guard let base = text.baseAddress else { return }
-    let units = workspace.utf16(from: base + start, count: end - start)
-    guard let unitBase = units.baseAddress,
-      !properties.normalizer.isNormalized(units: unitBase, count: units.count)
-    else { return }
-    problemCount += 1
-    guard firstProblem == nil else { return }
+    let long = end - start > UnicodeNormalizer.longestSegment
+    if !long
+      || CanonicalOrdering.isOrdered(base + start, count: end - start, by: properties.normalizer)
+    {
+      let units = workspace.utf16(from: base + start, count: end - start)
+      guard let unitBase = units.baseAddress,
+        !properties.normalizer.isNormalized(units: unitBase, count: units.count)
+      else { return }
+    }
+    guard firstProblem == nil else {
+      problemCount += 1
+      return
+    }
     let scalars = Array(
       String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
         .unicodeScalars)
-    let expected = properties.normalizer.normalized(scalars)
-    let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
-    let input = inputIndex.map { inputs[$0] }
-    firstProblemInput = inputIndex ?? 0
-    firstProblem = PositionedError(
-      file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
-      column: column,
+    let expected: [Unicode.Scalar]
+    if long {
+      let sink = ByteSink(capacity: (end - start) * 3 + 64)
+      CanonicalOrdering.normalize(
+        base + start, count: end - start, with: properties.normalizer, into: sink)
+      expected = Array(String(decoding: sink.bytes, as: UTF8.self).unicodeScalars)
+    } else {
+      expected = properties.normalizer.normalized(scalars)
+    }
+    noteProblem(
+      record: record, column: column,
       message:
         "not \(form.name.uppercased()): \(Self.spelling(scalars)), ICU \(form.name.uppercased()) \(Self.spelling(expected))"
     )
   }
 
+  /// How a message shows scalars: the text and its code points, the first
+  /// ``spelledScalars`` of them.
   static func spelling(_ scalars: [Unicode.Scalar]) -> String {
-    let codes = scalars.map { scalar -> String in
+    let shown = scalars.prefix(spelledScalars)
+    let more = scalars.count > shown.count ? " … \(scalars.count) code points" : ""
+    let codes = shown.map { scalar -> String in
       let digits = String(scalar.value, radix: 16, uppercase: true)
       return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
-    return "\"\(String(String.UnicodeScalarView(scalars)))\" (\(codes.joined(separator: " ")))"
+    return
+      "\"\(String(String.UnicodeScalarView(shown)))\(more.isEmpty ? "" : "…")\" (\(codes.joined(separator: " "))\(more))"
   }
+
+  static let spelledScalars = 24
 
   /// Runs the fast path over every syllable, composed and decomposed, and
   /// compares with ICU (on UTF-8 bytes, a few milliseconds).

@@ -391,8 +391,18 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
 public struct VerificationTally: Sendable {
   public private(set) var first: PositionedError?
   public private(set) var count = 0
+  /// Segments normalized in pieces because they were too long to hold
+  /// (``OverlongRunReporting``), and the message about the first.
+  public private(set) var overlongRuns = 0
+  public private(set) var firstOverlongRun: String?
 
   public init() {}
+
+  /// Adds the segments that `filter` (a piece's, in input order) normalized in pieces.
+  public mutating func addOverlongRuns(of filter: some OverlongRunReporting) {
+    if firstOverlongRun == nil { firstOverlongRun = filter.firstOverlongRun }
+    overlongRuns += filter.overlongRuns
+  }
 
   /// Adds a filter's first problem (its line moved by `shift`) and its count.
   public mutating func add(_ problem: PositionedError?, count: Int, shift: Int) {
@@ -405,16 +415,27 @@ public struct VerificationTally: Sendable {
   /// Reports the first problem and how many more there were, as
   /// ``verificationStatus(of:after:report:)`` does (`more` names them).
   public func status(after status: Int32, more: String, report: (String) -> Void) -> Int32 {
-    guard let first else { return status }
-    report(first.description)
-    if count > 1 { report("\(count - 1) \(more)") }
-    return status == 0 ? 65 : status
+    var found = false
+    if let firstOverlongRun {
+      report(
+        firstOverlongRun + (overlongRuns > 1 ? " (and \(overlongRuns - 1) more such runs)" : ""))
+      found = true
+    }
+    if let first {
+      report(first.description)
+      if count > 1 { report("\(count - 1) \(more)") }
+      found = true
+    }
+    return found && status == 0 ? 65 : status
   }
 }
 
 extension VerificationTally {
   /// Adds what a piece's verifying filter found, its first piece at `place`.
   public mutating func add<Inner>(_ filter: VerifyingFilter<Inner>, at place: PiecePlace) {
+    if let normalizing = filter.inner as? any OverlongRunReporting {
+      addOverlongRuns(of: normalizing)
+    }
     add(
       filter.firstDisagreement, count: filter.disagreementCount,
       shift: filter.disagreementShift(at: place))
@@ -432,10 +453,7 @@ extension VerificationTally {
 public func verificationStatus<Inner>(
   of filter: VerifyingFilter<Inner>, after status: Int32, report: (String) -> Void
 ) -> Int32 {
-  guard let first = filter.firstDisagreement else { return status }
-  report(first.description)
-  if filter.disagreementCount > 1 {
-    report("\(filter.disagreementCount - 1) more spans disagree with ICU")
-  }
-  return status == 0 ? 65 : status
+  var tally = VerificationTally()
+  tally.add(filter, at: PiecePlace())
+  return tally.status(after: status, report: report)
 }

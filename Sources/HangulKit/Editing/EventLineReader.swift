@@ -1,0 +1,608 @@
+/// Reads the lines of an event log (``EventLogFilter``) as they stream in,
+/// a byte at a time, and keeps of each line only what its event can use:
+/// the first `"key"`, `"code"`, `"text"`, `"t"`, `"doc"` and `"shiftKey"`
+/// members of its object, each up to ``limit`` bytes, and of a container
+/// only its kind. Everything else is checked as RFC 8259 JSON (what
+/// ``JSONParser`` accepts, nesting up to ``JSONParser/defaultMaximumDepth``)
+/// and dropped. A line that cannot be an event is rejected as soon as that is
+/// clear (a first byte that does not open an object, a syntax error, a kept
+/// value past the limit), and the rest of it is skipped unread.
+///
+///     var reader = EventLineReader(limit: 1 << 20)
+///     let line = Array(#"{"key":"ㄱ","extra":[1,2]}"#.utf8) + [0x0A]
+///     let (next, ended) = line.withUnsafeBufferPointer { reader.read($0, from: 0) }
+///     // next == line.count, ended == true
+///     reader.takeLine()   // .event(members: [key "ㄱ"], column: 1)
+///
+/// Time O(n); memory: the kept members, the nesting stack and nothing per
+/// byte of the line.
+struct EventLineReader {
+  /// A member of a line's object that an event may use, as far as it is kept.
+  struct Member: Equatable {
+    var name: String
+    /// Its value; a container is kept empty (only its kind counts).
+    var value: JSONValue
+    /// The column (in characters) where the value starts.
+    var column: Int
+  }
+
+  /// What a line turned out to be.
+  enum Line: Equatable {
+    /// Spaces, tabs and carriage returns only.
+    case blank
+    /// An object, with its members an event may use and the column of its `{`.
+    case event(members: [Member], column: Int)
+    /// Not an event: a ``Rejection`` said why.
+    case rejected
+  }
+
+  /// Why a line is not an event, and the column (in characters) of the place.
+  struct Rejection: Equatable {
+    var message: String
+    var column: Int
+  }
+
+  /// The names of the members an event uses.
+  static let usedNames: [[UInt8]] = ["key", "code", "text", "t", "doc", "shiftKey"].map {
+    Array($0.utf8)
+  }
+
+  /// The most bytes of one kept value (a string decoded to UTF-8, a number as spelled).
+  let limit: Int
+  /// Whether a byte order mark may start the next line (the first of an input).
+  var byteOrderMarkAllowed = true
+
+  private var phase = Phase.lineStart
+  /// The containers open, `{` or `[`; the first is the line's object.
+  private var stack: [UInt8] = []
+  /// Characters of the line read so far, the one at hand included.
+  private var column = 0
+  private var lineStarted = false
+  private var byteOrderMarkRead = 0
+  private var token = TokenState()
+  private var members: [Member] = []
+  /// Which of ``usedNames`` were seen (only the first of each is kept).
+  private var seenNames: UInt8 = 0
+  /// The member whose value comes next, an index into ``usedNames``, when it is kept.
+  private var keptName: Int?
+  private var name: [UInt8] = []
+  /// The value being kept, and where it starts.
+  private var held: [UInt8] = []
+  private var valueColumn = 0
+  private var objectColumn = 0
+  private var rejection: Rejection?
+  private var rejectionTaken = false
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Where a line is: between tokens (what may come next), or in a token.
+  private enum Phase {
+    case lineStart, afterOpen, memberName, colon, value, afterMember
+    case arrayStart, afterElement, afterObject, skipping
+    case string, number, literal
+  }
+
+  /// The state of the token being read.
+  private struct TokenState {
+    /// Whether the string is a member name.
+    var isName = false
+    /// Whether the string or number is kept (``held``).
+    var keeps = false
+    /// 0, or 1 after a backslash, or 2 + the hex digits read of a `\u`.
+    var escape = 0
+    var unit: UInt32 = 0
+    /// A high surrogate waiting for its low one, and whether its `\` came.
+    var highSurrogate: UInt32?
+    var surrogateBackslash = false
+    var backslashColumn = 0
+    /// Continuation bytes still expected, the range of the next, and
+    /// the column of the sequence.
+    var continuation = 0
+    var lowest: UInt8 = 0x80
+    var highest: UInt8 = 0xBF
+    var sequenceColumn = 0
+    var number = NumberStage.start
+    var literal: [UInt8] = []
+    var literalRead = 0
+    var literalColumn = 0
+  }
+
+  private enum NumberStage {
+    case start, minus, zero, integer, dot, fraction, exponentMark, exponentSign, exponent
+
+    /// Whether a number may end here.
+    var isComplete: Bool {
+      switch self {
+      case .zero, .integer, .fraction, .exponent: true
+      case .start, .minus, .dot, .exponentMark, .exponentSign: false
+      }
+    }
+  }
+
+  /// Whether part of a line has been read.
+  var isInLine: Bool { lineStarted }
+
+  /// Reads `bytes` from `start` up to the end of the first line that ends
+  /// in them: returns where reading stopped and whether a line ended there
+  /// (its newline read; ``takeLine()`` tells what it was).
+  mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (
+    next: Int, lineEnded: Bool
+  ) {
+    var index = start
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte == 0x0A {
+        endLine()
+        return (index + 1, true)
+      }
+      if phase == .skipping {
+        // The rest of a rejected line: nothing in it counts.
+        index = ByteSearch.firstIndex(in: bytes, from: index, of: Self.newline)
+        continue
+      }
+      if !lineStarted, byteOrderMarkAllowed, byteOrderMarkRead < 3 {
+        // A UTF-8 byte order mark may start each input (Windows exports).
+        if byte == Self.byteOrderMark[byteOrderMarkRead] {
+          byteOrderMarkRead += 1
+          index += 1
+          continue
+        }
+        if byteOrderMarkRead > 0 {
+          column = 1
+          lineStarted = true
+          reject("not valid JSON: unexpected character", at: 1)
+          continue
+        }
+      }
+      lineStarted = true
+      // A character begins here unless a string's sequence goes on (a stray
+      // continuation byte counts one, as every byte that is not UTF-8 does).
+      if byte & 0xC0 != 0x80 || phase != .string || token.continuation == 0 { column += 1 }
+      take(byte)
+      index += 1
+    }
+    return (count, false)
+  }
+
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+  private static let newline = ByteSearch.Needles(0x0A)
+  private static let trueLiteral = Array("true".utf8)
+  private static let falseLiteral = Array("false".utf8)
+  private static let nullLiteral = Array("null".utf8)
+
+  /// The rejection found since the last call, once.
+  mutating func takeRejection() -> Rejection? {
+    guard !rejectionTaken, let rejection else { return nil }
+    rejectionTaken = true
+    return rejection
+  }
+
+  /// What the line that just ended was; readies the reader for the next.
+  mutating func takeLine() -> Line {
+    defer { startLine() }
+    if rejection != nil { return .rejected }
+    if phase == .lineStart { return .blank }
+    return .event(members: members, column: objectColumn)
+  }
+
+  /// Ends the line at hand as a newline would (the input ended).
+  mutating func endLine() {
+    if phase != .skipping, phase != .lineStart {
+      let end = column + 1
+      if phase == .number {
+        if token.number.isComplete {
+          finishValue(.number(String(decoding: held, as: UTF8.self)))
+        } else {
+          syntaxError("invalid number", at: end)
+        }
+      }
+      switch phase {
+      case .afterOpen, .memberName: syntaxError("expected a member name", at: end)
+      case .colon: syntaxError("expected ':'", at: end)
+      case .value, .arrayStart: syntaxError("unexpected end of input", at: end)
+      case .afterMember: syntaxError("expected ',' or '}'", at: end)
+      case .afterElement: syntaxError("expected ',' or ']'", at: end)
+      case .string:
+        if token.continuation > 0 {
+          syntaxError("invalid UTF-8 in a string", at: token.sequenceColumn)
+        } else if token.escape >= 2 {
+          // Where the four digits should have started.
+          syntaxError("invalid \\u escape", at: end - (token.escape - 2))
+        } else if token.highSurrogate != nil {
+          syntaxError(
+            "lone surrogate in \\u escape",
+            at: token.surrogateBackslash ? token.backslashColumn : end)
+        } else {
+          syntaxError("unterminated string", at: end)
+        }
+      case .literal: syntaxError("invalid literal", at: token.literalColumn)
+      case .lineStart, .afterObject, .skipping, .number: break
+      }
+    }
+    byteOrderMarkAllowed = false
+  }
+
+  private mutating func startLine() {
+    phase = .lineStart
+    stack.removeAll(keepingCapacity: true)
+    column = 0
+    lineStarted = false
+    byteOrderMarkRead = 0
+    members.removeAll(keepingCapacity: true)
+    seenNames = 0
+    keptName = nil
+    held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
+    rejection = nil
+    rejectionTaken = false
+  }
+
+  private mutating func reject(_ message: String, at column: Int) {
+    rejection = Rejection(message: message, column: column)
+    phase = .skipping
+    held.removeAll()
+    members.removeAll()
+  }
+
+  private mutating func syntaxError(_ message: String, at column: Int) {
+    reject("not valid JSON: " + message, at: column)
+  }
+
+  @inline(__always)
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0D
+  }
+
+  /// Takes one byte of the line (not its newline).
+  private mutating func take(_ byte: UInt8) {
+    switch phase {
+    case .string: takeInString(byte)
+    case .number: takeInNumber(byte)
+    case .literal: takeInLiteral(byte)
+    default: takeBetweenTokens(byte)
+    }
+  }
+
+  private mutating func takeBetweenTokens(_ byte: UInt8) {
+    if Self.isSpace(byte) { return }
+    switch phase {
+    case .lineStart:
+      guard byte == UInt8(ascii: "{") else {
+        // Not an object: no event, whatever follows.
+        let kind: String? =
+          switch byte {
+          case UInt8(ascii: "["): "an array"
+          case UInt8(ascii: "\""): "a string"
+          case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+          case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+          case UInt8(ascii: "n"): "null"
+          default: nil
+          }
+        if let kind {
+          reject("an event must be a JSON object, not \(kind)", at: column)
+        } else {
+          syntaxError("unexpected character", at: column)
+        }
+        return
+      }
+      objectColumn = column
+      stack.append(byte)
+      phase = .afterOpen
+    case .afterOpen, .memberName:
+      if byte == UInt8(ascii: "}"), phase == .afterOpen {
+        closeContainer()
+      } else if byte == UInt8(ascii: "\"") {
+        startString(isName: true)
+      } else {
+        syntaxError("expected a member name", at: column)
+      }
+    case .colon:
+      guard byte == UInt8(ascii: ":") else { return syntaxError("expected ':'", at: column) }
+      phase = .value
+    case .value:
+      startValue(byte)
+    case .arrayStart:
+      if byte == UInt8(ascii: "]") { closeContainer() } else { startValue(byte) }
+    case .afterMember:
+      if byte == UInt8(ascii: ",") {
+        phase = .memberName
+      } else if byte == UInt8(ascii: "}") {
+        closeContainer()
+      } else {
+        syntaxError("expected ',' or '}'", at: column)
+      }
+    case .afterElement:
+      if byte == UInt8(ascii: ",") {
+        phase = .value
+      } else if byte == UInt8(ascii: "]") {
+        closeContainer()
+      } else {
+        syntaxError("expected ',' or ']'", at: column)
+      }
+    case .afterObject:
+      syntaxError("unexpected text after the value", at: column)
+    case .skipping, .string, .number, .literal:
+      break
+    }
+  }
+
+  /// Starts a value with `byte`, its first.
+  private mutating func startValue(_ byte: UInt8) {
+    let isMemberValue = stack.count == 1
+    if isMemberValue { valueColumn = column }
+    switch byte {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      guard stack.count < JSONParser.defaultMaximumDepth else {
+        return syntaxError("nesting deeper than \(JSONParser.defaultMaximumDepth)", at: column)
+      }
+      if isMemberValue { keep(byte == UInt8(ascii: "{") ? .object([]) : .array([])) }
+      stack.append(byte)
+      phase = byte == UInt8(ascii: "{") ? .afterOpen : .arrayStart
+    case UInt8(ascii: "\""):
+      startString(isName: false)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      phase = .number
+      token.keeps = isMemberValue && keptName != nil
+      token.number = .start
+      takeInNumber(byte)
+    case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+      phase = .literal
+      token.literal =
+        byte == UInt8(ascii: "t")
+        ? Self.trueLiteral : byte == UInt8(ascii: "f") ? Self.falseLiteral : Self.nullLiteral
+      token.literalRead = 1
+      token.literalColumn = column
+    default:
+      syntaxError("unexpected character", at: column)
+    }
+  }
+
+  /// Keeps `value` as the member whose name came last, if it is one an event uses.
+  private mutating func keep(_ value: JSONValue) {
+    guard let index = keptName else { return }
+    keptName = nil
+    members.append(
+      Member(
+        name: String(decoding: Self.usedNames[index], as: UTF8.self), value: value,
+        column: valueColumn))
+  }
+
+  /// A value is complete: what may come next depends on its container.
+  private mutating func finishValue(_ kept: JSONValue?) {
+    if stack.count == 1, let kept { keep(kept) }
+    held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
+    phase = stack.last == UInt8(ascii: "{") ? .afterMember : .afterElement
+  }
+
+  private mutating func closeContainer() {
+    stack.removeLast()
+    if stack.isEmpty {
+      phase = .afterObject
+    } else {
+      // The container itself was kept as its kind when it opened.
+      finishValue(nil)
+    }
+  }
+
+  // MARK: Strings
+
+  private mutating func startString(isName: Bool) {
+    phase = .string
+    token.isName = isName
+    token.keeps = isName ? stack.count == 1 : stack.count == 1 && keptName != nil
+    token.escape = 0
+    token.highSurrogate = nil
+    token.surrogateBackslash = false
+    token.continuation = 0
+    if isName { name.removeAll(keepingCapacity: true) }
+  }
+
+  /// Adds a byte of a string's decoded UTF-8 to what is kept of it.
+  @inline(__always)
+  private mutating func hold(_ byte: UInt8) {
+    guard token.keeps else { return }
+    if token.isName {
+      // No used name is longer than eight bytes: a longer one is not used.
+      if name.count <= 8 { name.append(byte) }
+      return
+    }
+    guard held.count < limit else { return tooLong() }
+    held.append(byte)
+  }
+
+  private mutating func holdScalar(_ value: UInt32) {
+    guard token.keeps, let scalar = Unicode.Scalar(value) else { return }
+    var bytes: [UInt8] = []
+    bytes.appendUTF8(scalar)
+    for byte in bytes { hold(byte) }
+  }
+
+  private mutating func tooLong() {
+    let member = keptName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
+    reject("\"\(member)\" is longer than --max-line allows (\(limit) bytes)", at: valueColumn)
+  }
+
+  private mutating func takeInString(_ byte: UInt8) {
+    if token.continuation > 0 {
+      guard byte >= token.lowest, byte <= token.highest else {
+        return syntaxError("invalid UTF-8 in a string", at: token.sequenceColumn)
+      }
+      token.continuation -= 1
+      token.lowest = 0x80
+      token.highest = 0xBF
+      hold(byte)
+      return
+    }
+    if token.escape > 0 { return takeInEscape(byte) }
+    if token.highSurrogate != nil {
+      // Only `\u` and a low surrogate may follow a high one.
+      if !token.surrogateBackslash, byte == UInt8(ascii: "\\") {
+        token.surrogateBackslash = true
+        token.backslashColumn = column
+        return
+      }
+      guard token.surrogateBackslash, byte == UInt8(ascii: "u") else {
+        return syntaxError(
+          "lone surrogate in \\u escape",
+          at: token.surrogateBackslash ? token.backslashColumn : column)
+      }
+      token.escape = 2
+      token.unit = 0
+      return
+    }
+    switch byte {
+    case UInt8(ascii: "\""):
+      if token.isName {
+        endName()
+      } else {
+        finishValue(token.keeps ? .string(String(decoding: held, as: UTF8.self)) : nil)
+      }
+    case UInt8(ascii: "\\"):
+      token.escape = 1
+    case 0..<0x20:
+      syntaxError("control character in a string", at: column)
+    case 0..<0x80:
+      hold(byte)
+    default:
+      // The lead of a sequence: how many bytes follow, and the range of the next.
+      token.sequenceColumn = column
+      token.lowest = 0x80
+      token.highest = 0xBF
+      switch byte {
+      case 0xC2...0xDF: token.continuation = 1
+      case 0xE0:
+        token.continuation = 2
+        token.lowest = 0xA0
+      case 0xED:
+        token.continuation = 2
+        token.highest = 0x9F
+      case 0xE1...0xEF: token.continuation = 2
+      case 0xF0:
+        token.continuation = 3
+        token.lowest = 0x90
+      case 0xF4:
+        token.continuation = 3
+        token.highest = 0x8F
+      case 0xF1...0xF3: token.continuation = 3
+      default: return syntaxError("invalid UTF-8 in a string", at: column)
+      }
+      hold(byte)
+    }
+  }
+
+  private mutating func takeInEscape(_ byte: UInt8) {
+    if token.escape == 1 {
+      token.escape = 0
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): hold(byte)
+      case UInt8(ascii: "b"): hold(0x08)
+      case UInt8(ascii: "f"): hold(0x0C)
+      case UInt8(ascii: "n"): hold(0x0A)
+      case UInt8(ascii: "r"): hold(0x0D)
+      case UInt8(ascii: "t"): hold(0x09)
+      case UInt8(ascii: "u"):
+        token.escape = 2
+        token.unit = 0
+      default: syntaxError("invalid escape", at: column)
+      }
+      return
+    }
+    guard let digit = jsonHexDigit(byte) else {
+      return syntaxError("invalid \\u escape", at: column)
+    }
+    token.unit = token.unit << 4 | UInt32(digit)
+    token.escape += 1
+    guard token.escape == 6 else { return }
+    token.escape = 0
+    let unit = token.unit
+    if let high = token.highSurrogate {
+      token.highSurrogate = nil
+      token.surrogateBackslash = false
+      guard (0xDC00..<0xE000).contains(unit) else {
+        return syntaxError("lone surrogate in \\u escape", at: column + 1)
+      }
+      holdScalar(0x10000 + ((high - 0xD800) << 10) + (unit - 0xDC00))
+    } else if (0xD800..<0xDC00).contains(unit) {
+      token.highSurrogate = unit
+    } else if (0xDC00..<0xE000).contains(unit) {
+      syntaxError("lone surrogate in \\u escape", at: column + 1)
+    } else {
+      holdScalar(unit)
+    }
+  }
+
+  /// A member name is complete: its value is kept if an event uses it and
+  /// no member before had the name.
+  private mutating func endName() {
+    keptName = nil
+    if token.keeps, let index = Self.usedNames.firstIndex(of: name) {
+      let bit: UInt8 = 1 << index
+      if seenNames & bit == 0 {
+        seenNames |= bit
+        keptName = index
+      }
+    }
+    phase = .colon
+  }
+
+  // MARK: Numbers and literals
+
+  private mutating func takeInNumber(_ byte: UInt8) {
+    let isDigit = byte >= 0x30 && byte <= 0x39
+    let stage = token.number
+    var next: NumberStage?
+    switch stage {
+    case .start:
+      next = byte == UInt8(ascii: "-") ? .minus : byte == 0x30 ? .zero : .integer
+    case .minus:
+      next = byte == 0x30 ? .zero : isDigit ? .integer : nil
+    case .zero:
+      next =
+        byte == UInt8(ascii: ".") ? .dot : byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
+    case .integer:
+      next =
+        isDigit
+        ? .integer
+        : byte == UInt8(ascii: ".") ? .dot : byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
+    case .dot, .fraction:
+      next =
+        isDigit
+        ? .fraction : stage == .fraction && byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
+    case .exponentMark:
+      next =
+        isDigit
+        ? .exponent : byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") ? .exponentSign : nil
+    case .exponentSign, .exponent:
+      next = isDigit ? .exponent : nil
+    }
+    if let next {
+      token.number = next
+      if token.keeps {
+        guard held.count < limit else { return tooLong() }
+        held.append(byte)
+      }
+      return
+    }
+    guard stage.isComplete else { return syntaxError("invalid number", at: column) }
+    // The byte ends the number and belongs to what follows.
+    finishValue(token.keeps ? .number(String(decoding: held, as: UTF8.self)) : nil)
+    takeBetweenTokens(byte)
+  }
+
+  private mutating func takeInLiteral(_ byte: UInt8) {
+    guard byte == token.literal[token.literalRead] else {
+      return syntaxError("invalid literal", at: token.literalColumn)
+    }
+    token.literalRead += 1
+    guard token.literalRead == token.literal.count else { return }
+    let value: JSONValue =
+      switch token.literal[0] {
+      case UInt8(ascii: "t"): .bool(true)
+      case UInt8(ascii: "f"): .bool(false)
+      default: .null
+      }
+    finishValue(value)
+  }
+}
