@@ -125,6 +125,37 @@ struct NormalizeCheckTests {
         """)
   }
 
+  @Test(
+    "thousands of marks on one letter: out of order reported once with a short message, in order not"
+  )
+  func longRuns() throws {
+    // q takes none of these marks; 220 after 230 is out of canonical order.
+    func marks(_ count: Int, ordered: Bool) -> String {
+      ordered
+        ? String(repeating: "\u{316}", count: count / 2)
+          + String(repeating: "\u{301}", count: count / 2)
+        : String(repeating: "\u{301}\u{316}", count: count / 2)
+    }
+    let input = Data(
+      ("x q" + marks(6_000, ordered: false) + " y\n" + "q" + marks(6_000, ordered: true) + "\n"
+        + "q" + marks(2_000_000, ordered: false) + "\nok\n").utf8)
+    let result = try normalize.run(["--check"], input: input)
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    // The run longer than the filter holds (1 MiB) is checked in pieces:
+    // its length is known only to be at least the first piece's.
+    let shown = "q" + String(repeating: "\u{301}\u{316}", count: 11) + "\u{301}"
+    let codes = "U+0071" + String(repeating: " U+0301 U+0316", count: 11) + " U+0301"
+    let first =
+      "hangul-normalize: (standard input):1:3: not NFC: \"\(shown)…\" (\(codes) … 6001 code points)\n"
+    let third =
+      "hangul-normalize: (standard input):3:1: not NFC: \"\(shown)…\" (\(codes) … at least "
+    #expect(result.stderr.hasPrefix(first + third), "\(result.stderr.prefix(2000))")
+    #expect(
+      result.stderr.hasSuffix(" code points)\nhangul-normalize: checked 4 lines: 2 not NFC\n"))
+    #expect(result.stderr.split(separator: "\n").count == 3)
+  }
+
   @Test("text already in the form: status 0, a summary, nothing on standard output")
   func clean() throws {
     let result = try normalize.run(

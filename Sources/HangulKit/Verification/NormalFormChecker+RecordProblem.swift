@@ -31,14 +31,15 @@ extension NormalFormChecker {
       if hangulProblem(segment, into: message) { return offset }
       guard !fastOnly else { return nil }
       if !isInForm(segment) {
-        write(segment, into: message)
+        write(segment, into: message, mayGoOn: next == text.count)
         return offset
       }
       position = next
       offset += count
     }
     guard !fastOnly else { return nil }
-    write(UnsafeBufferPointer(rebasing: text[start..<end]), into: message)
+    write(
+      UnsafeBufferPointer(rebasing: text[start..<end]), into: message, mayGoOn: end == text.count)
     return 0
   }
 
@@ -58,8 +59,9 @@ extension NormalFormChecker {
 
   /// `not NFC: "SEGMENT" (U+…)` into `message`: the first
   /// ``spelledScalars`` code points of `segment`, and how many it has
-  /// when it has more.
-  private func write(_ segment: UnsafeBufferPointer<UInt8>, into message: ByteSink) {
+  /// when it has more (`at least` when it `mayGoOn` in the text checked
+  /// next: a line longer than the filter holds is checked in pieces).
+  private func write(_ segment: UnsafeBufferPointer<UInt8>, into message: ByteSink, mayGoOn: Bool) {
     var values: [UInt32] = []
     var shownBytes = 0
     var total = 0
@@ -77,7 +79,7 @@ extension NormalFormChecker {
     }
     let shown = UnsafeBufferPointer(rebasing: segment[..<shownBytes])
     guard total > values.count else { return write(shown, values, into: message) }
-    write(shown, values, more: total, into: message)
+    write(shown, values, more: (total, mayGoOn), into: message)
   }
 
   /// The bytes of the code point at `position` (1 for a byte that is not UTF-8).
@@ -137,9 +139,11 @@ extension NormalFormChecker {
 
   /// `not NFC: "SEGMENT" (U+…)` into `message`, the code points of
   /// `segment` being `values`; with `more`, `"SEGMENT…" (U+… … N code
-  /// points)`: the segment shown is the start of one of `more` code points.
+  /// points)`: the segment shown is the start of one of N code points (or
+  /// at least N).
   private func write(
-    _ segment: UnsafeBufferPointer<UInt8>, _ values: some Collection<UInt32>, more: Int? = nil,
+    _ segment: UnsafeBufferPointer<UInt8>, _ values: some Collection<UInt32>,
+    more: (count: Int, atLeast: Bool)? = nil,
     into message: ByteSink
   ) {
     message.count = 0
@@ -150,7 +154,8 @@ extension NormalFormChecker {
     Self.appendCodePoints(values, to: message)
     if let more {
       Self.append(" … ", to: message)
-      for byte in String(more).utf8 { message.append(byte) }
+      if more.atLeast { Self.append("at least ", to: message) }
+      for byte in String(more.count).utf8 { message.append(byte) }
       Self.append(" code points", to: message)
     }
     message.append(UInt8(ascii: ")"))

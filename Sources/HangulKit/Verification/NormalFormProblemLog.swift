@@ -95,6 +95,7 @@ public final class NormalFormProblemLog {
 
   /// `value` (not negative) in decimal.
   private func appendDecimal(_ value: Int) {
+    assert(value >= 0, "line and column numbers start at 1")
     var digits = 1
     var limit = 10
     while value >= limit, digits < 19 {
@@ -102,12 +103,31 @@ public final class NormalFormProblemLog {
       limit &*= 10
     }
     lines.reserve(digits)
-    var rest = value
-    let out = lines.base + lines.count
-    for index in stride(from: digits - 1, through: 0, by: -1) {
-      out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-      rest /= 10
+    // Two digits at a time from the end (a file in NFD has a problem on
+    // every line: this runs twice a line).
+    var rest = UInt(value)
+    var end = lines.base + lines.count + digits
+    let pairs = Self.digitPairs.utf8Start
+    while rest >= 100 {
+      let pair = Int(rest % 100) &* 2
+      rest /= 100
+      end -= 2
+      end[0] = pairs[pair]
+      end[1] = pairs[pair &+ 1]
+    }
+    if rest >= 10 {
+      end[-2] = pairs[Int(rest) &* 2]
+      end[-1] = pairs[Int(rest) &* 2 &+ 1]
+    } else {
+      end[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
     }
     lines.count += digits
   }
+
+  /// "00" to "99", one after another (static text: no lazy initialization).
+  private static let digitPairs: StaticString = """
+    0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546\
+    4748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293\
+    949596979899
+    """
 }
