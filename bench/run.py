@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|normalize|export-csv|jobs|wrongmode] [--only-reviews]
+                    [--only compose|normalize|check|export-csv|jobs|wrongmode] [--only-reviews]
                     [--jobs-size 1G] [--wrongmode-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
@@ -13,7 +13,8 @@ ours and the peer in turn (A B A B …) on one core, checks that the outputs
 agree, and prints MB/s of both, the median ratio ours/peer, and our peak
 memory. Then hangul-normalize against ICU's unorm2 and uconv (Korean prose and
 a generated mixed-script file, all four forms), the cost of --verify in every
-program, renaming 100,000 NFD names against convmv on /dev/shm, peak memory of
+program, hangul-normalize --check against normalizing the same input (CPU
+time; --only check runs these rows alone), renaming 100,000 NFD names against convmv on /dev/shm, peak memory of
 hangul-compose at each size, and the review import side by side with
 `jq -c '.data[]'` and a Python json + unicodedata script
 (bench/peers/reviews-nfc.py) on a generated envelope of --records records of
@@ -91,7 +92,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "normalize", "export-csv", "jobs", "wrongmode"],
+    parser.add_argument("--only", choices=["compose", "normalize", "check", "export-csv", "jobs", "wrongmode"],
                         help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
@@ -121,6 +122,12 @@ def main():
         inputs = {"text": f"{work}/text.txt"}
         with open(inputs["text"], "wb") as f:
             f.write(text)
+        if options.only == "check":
+            inputs["nfd"] = f"{work}/nfd.txt"
+            with open(inputs["nfd"], "wb") as f:
+                f.write(unicodedata.normalize("NFD", text.decode("utf-8")).encode("utf-8"))
+            check_section(options, work, ours, inputs)
+            return
         for kind in ("qwerty", "jamo"):
             inputs[kind] = f"{work}/{kind}.keys"
             sh(f"python3 {ROOT}/bench/keys.py {kind} < {inputs['text']} > {inputs[kind]}")
@@ -312,6 +319,47 @@ def timed_cpu_status(argv, stdin_path, stdout_path):
     return seconds, float(user) + float(system), int(kilobytes) / 1024
 
 
+def cpu_seconds(argv, stdin_path, stdout_path, stderr_path):
+    """CPU seconds (user + system) of argv on one core, to the microsecond
+    (wait4's rusage; /usr/bin/time rounds to 10 ms), and its exit status."""
+    with open(stdin_path, "rb") as source, open(stdout_path, "wb") as sink, \
+            open(stderr_path, "wb") as errors:
+        child = subprocess.Popen(["taskset", "-c", "0"] + argv, stdin=source, stdout=sink, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+    return usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def check_section(options, work, ours, inputs):
+    """hangul-normalize --check against hangul-normalize on the same input
+    (SPEC §6: at least as fast): CPU seconds, median of --runs, alternating;
+    --check's messages are written to a file, as normalizing's output is."""
+    print("\nhangul-normalize --check against normalizing the same input "
+          "(median CPU seconds, user + system; target: check ≤ normalize)")
+    header = f"{'input':24} {'MB':>7} {'normalize s':>12} {'--check s':>10} {'ratio':>7} {'lines reported':>15}"
+    print(header)
+    print("-" * len(header))
+    for name, kind in [("Korean prose, NFC", "text"), ("Korean prose, NFD", "nfd")]:
+        source = inputs[kind]
+        normalize, check = [], []
+        for _ in range(options.runs):
+            seconds, status = cpu_seconds([ours("hangul-normalize")], source, f"{work}/normalized.out",
+                                          f"{work}/normalized.err")
+            if status != 0:
+                sys.exit(f"failed: hangul-normalize < {source}")
+            normalize.append(seconds)
+            seconds, status = cpu_seconds([ours("hangul-normalize"), "--check"], source,
+                                          f"{work}/check.out", f"{work}/check.err")
+            if status not in (0, 1):
+                sys.exit(f"failed: hangul-normalize --check < {source}")
+            check.append(seconds)
+        with open(f"{work}/check.err", "rb") as f:
+            reported = sum(1 for line in f if b": not NFC" in line)
+        ours_median, check_median = statistics.median(normalize), statistics.median(check)
+        print(f"{name:24} {os.path.getsize(source) / 1e6:7.1f} {ours_median:12.4f} {check_median:10.4f} "
+              f"{check_median / ours_median:6.2f}× {reported:15,}"
+              f"{'' if os.path.getsize(f'{work}/check.out') == 0 else '  WROTE ON STANDARD OUTPUT'}")
+
+
 def mixed_text(text):
     """The corpus with a line of other scripts after every fifth line, half of
     them in NFD (so that every form has work to do)."""
@@ -473,6 +521,8 @@ def normalize_section(options, work, ours, peer, inputs, text):
         plain = timed_runs(argv, inputs[kind], work, options.runs, "plain")
         verified = timed_runs(argv + ["--verify"], inputs[kind], work, options.runs, "verified")
         print(f"  {name:32} {plain:6.3f} s  --verify {verified:6.3f} s  {verified / plain:5.2f}×")
+
+    check_section(options, work, ours, inputs)
 
     count = 100_000
     print(f"\nrenaming {count:,} NFD names (100 folders of 1,000) to NFC on /dev/shm")

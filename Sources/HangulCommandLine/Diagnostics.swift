@@ -53,17 +53,20 @@ public struct StandardStream: Sendable {
 
   /// Writes all of `bytes`; returns the error, if any.
   public func writeReportingFailure(_ bytes: [UInt8]) -> StreamError? {
+    bytes.withUnsafeBufferPointer { writeReportingFailure($0) }
+  }
+
+  /// Writes all of `bytes` (without copying them into an array first);
+  /// returns the error, if any.
+  public func writeReportingFailure(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamError? {
     do {
-      try bytes.withUnsafeBytes { try writeAll($0, to: descriptor) }
+      try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
       return nil
-    } catch let error as StreamError {
+    } catch {
       if descriptor == 2, error != .brokenPipe {
         Self.failedErrorWrites.store(true, ordering: .relaxed)
       }
       return error
-    } catch {
-      // writeAll throws nothing else.
-      return .cannotWrite(reason: "\(error)")
     }
   }
 

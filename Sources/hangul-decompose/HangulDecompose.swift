@@ -30,6 +30,7 @@ struct HangulDecompose: ParsableCommand {
         echo 안녕 | hangul-decompose --to qwerty --keyboard 3f   # → jfshea
         echo 각ㅏ | hangul-decompose --plain             # → ㄱㅏㄱㅏ
         echo 사과 | hangul-decompose --to initials       # → ㅅㄱ
+        echo 'ㄻ 삶' | hangul-decompose --to initials --split-clusters   # → ㄹㅁ ㅅ
         echo café | hangul-decompose --to nfd | wc -c     # → 7
       """,
     version: versionLine("hangul-decompose"))
@@ -50,6 +51,12 @@ struct HangulDecompose: ParsableCommand {
 
   @Flag(
     help:
+      "With --to initials: write a consonant cluster jamo as its two consonants (ㄻ → ㄹㅁ), for initial-consonant search."
+  )
+  var splitClusters = false
+
+  @Flag(
+    help:
       "Write to standard error the keystrokes the text takes on the keyboard, its characters, and keystrokes per character (KSPC)."
   )
   var stats = false
@@ -67,6 +74,9 @@ struct HangulDecompose: ParsableCommand {
   func validate() throws {
     if plain, !to.isKeystrokes {
       throw ValidationError("--plain only applies to --to keys or --to qwerty")
+    }
+    if splitClusters, to != .initials {
+      throw ValidationError("--split-clusters only applies to --to initials")
     }
     try OutputChecks.standardOutput(isNotOneOf: files)
     // --to nfd writes no keys: the built-in 2-set keyboard, which always
@@ -114,7 +124,10 @@ struct HangulDecompose: ParsableCommand {
         try run({ LayoutDecomposeFilter(keyboard: keyboard) }, verifier, diagnostics)
       } else {
         try run(
-          { DecomposeFilter(form: to, keyboard: keyboard, plain: plain) }, verifier, diagnostics)
+          {
+            DecomposeFilter(
+              form: to, keyboard: keyboard, plain: plain, splitClusters: splitClusters)
+          }, verifier, diagnostics)
       }
     if status != 0 { throw ExitCode(status) }
   }

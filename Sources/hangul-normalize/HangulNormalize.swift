@@ -15,6 +15,8 @@ struct HangulNormalize: ParsableCommand {
     usage: """
       hangul-normalize [--form nfc|nfd|nfkc|nfkd] [-z] [--verify] [--jobs N]
                        [--from-code ENCODING] [FILE...]
+      hangul-normalize --check [--form F] [-z] [--jobs N] [--from-code ENCODING] [FILE...]
+      hangul-normalize --check --names [--form F] PATH...
       hangul-normalize --rename [--form F] [--recursive] [--dry-run] PATH...
       """,
     discussion: """
@@ -32,11 +34,18 @@ struct HangulNormalize: ParsableCommand {
       normalized form is not one name (／ is / in NFKC). Symbolic links are \
       renamed, not followed.
 
+      With --check, writes nothing on standard output: reports each line \
+      not in the form as FILE:LINE:COLUMN: not NFC: "…" (U+…), naming its \
+      first character (with its marks) that is not, then a summary; exit \
+      status 1 when a line is not in the form, 0 when none is. With \
+      --names, checks the names of the PATHs and of everything below them.
+
       Examples:
         printf '\\341\\204\\222\\341\\205\\241\\341\\206\\253\\n' | hangul-normalize  # → 한
         head -1 samples/macos-nfd-names.txt | hangul-normalize  # → 회의록_2024년 3월.docx
         echo 'ㄱㅅ ㄳ' | hangul-normalize --form nfkc            # → ᄀᄉ ᆪ
         hangul-normalize --rename --recursive --dry-run samples
+        hangul-normalize --check --names samples  # → hangul-normalize: all names NFC
       """,
     version: versionLine("hangul-normalize"))
 
@@ -56,6 +65,12 @@ struct HangulNormalize: ParsableCommand {
   @Flag(help: "Rename the PATHs whose names are not in the form instead of filtering text.")
   var rename = false
 
+  @Flag(help: "Write nothing; report each line not in the form (exit status 1 if any).")
+  var check = false
+
+  @Flag(help: "With --check: check the names of the PATHs and everything below them.")
+  var names = false
+
   @Flag(help: "With --rename: also rename everything below each directory, deepest first.")
   var recursive = false
 
@@ -72,7 +87,19 @@ struct HangulNormalize: ParsableCommand {
   var files: [FilePath] = []
 
   func validate() throws {
-    if rename {
+    if check {
+      guard !rename, !verify, !recursive, !dryRun else {
+        throw ValidationError(
+          "--check writes nothing: --rename, --verify, --recursive and --dry-run do not go with it")
+      }
+      guard names else { return }
+      guard !files.isEmpty else { throw ValidationError("--check --names needs at least one PATH") }
+      guard !zeroTerminated, input.encoding == nil else {
+        throw ValidationError("-z and --from-code apply to text, not to --names")
+      }
+    } else if names {
+      throw ValidationError("--names goes with --check")
+    } else if rename {
       guard !files.isEmpty else { throw ValidationError("--rename needs at least one PATH") }
       guard !verify, !zeroTerminated else {
         throw ValidationError("--verify and -z apply to text, not to --rename")
@@ -91,7 +118,10 @@ struct HangulNormalize: ParsableCommand {
   func run() throws {
     signal(SIGPIPE, SIG_IGN)
     let diagnostics = Diagnostics(program: "hangul-normalize")
-    let status = rename ? try renameFiles(diagnostics) : try filter(diagnostics)
+    let status =
+      if check { names ? try checkNames(diagnostics) : try checkText(diagnostics) } else if rename {
+        try renameFiles(diagnostics)
+      } else { try filter(diagnostics) }
     if status != 0 { throw ExitCode(status) }
   }
 

@@ -18,7 +18,10 @@ extension HangulReviews {
         transaction), with the columns of --columns (dotted member paths; default: the \
         members of the first record, and a member a later record adds is reported, not \
         written, status 65). A value holding U+0000 skips its record unless \
-        --nul replace. --decompose rewrites the content; \
+        --nul replace. --decompose rewrites the content; --search adds search columns \
+        for it: content_initials (initials, clusters split: 안녕 ㄻ → ㅇㄴ ㄹㅁ), \
+        content_jamo (ㅇㅏㄴㄴㅕㅇ ㄻ) and content_qwerty (dkssud fa), for LIKE '%ㅇㄴ%' \
+        and LIKE '%dkssud%'; \
         --relative-time adds "elapsed": N초 전, N분 전, N시간 전, or the date in the \
         locale's numeric style (ko_KR: 2022. 07. 21.); a date in the future keeps its raw \
         value. A record that cannot be exported is reported and skipped (status 65).
@@ -32,6 +35,8 @@ extension HangulReviews {
           hangul-reviews export --to csv --columns _id,user.userName,content \\
             samples/reviews-keys.expected.jsonl
           hangul-reviews export --to sql --dialect postgresql --table reviews \\
+            samples/reviews-keys.expected.jsonl
+          hangul-reviews export --to csv --columns _id,content --search initials,qwerty \\
             samples/reviews-keys.expected.jsonl
         """)
 
@@ -67,6 +72,17 @@ extension HangulReviews {
     @Flag(
       help: "With --decompose keys or qwerty: no U+200C or U+2060, so no exact round trip (lossy).")
     var plain = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Add search columns for the content, comma-separated: initials, jamo, qwerty (content_initials, …).",
+        valueName: "list"))
+    var search: String?
+
+    /// The keys of --search, in its order.
+    var searchKeys: [ReviewSearchKey] {
+      (search ?? "").split(separator: ",").compactMap { ReviewSearchKey(rawValue: String($0)) }
+    }
 
     @Flag(help: "Add \"elapsed\": how long ago each review was written.")
     var relativeTime = false
@@ -144,6 +160,22 @@ extension HangulReviews {
             "'\(name)' is longer than the 63 bytes PostgreSQL keeps of a name; use a shorter one")
         }
       }
+      if let search {
+        let names = search.split(separator: ",", omittingEmptySubsequences: false)
+        let known = ReviewSearchKey.allCases.map(\.rawValue)
+        for name in names where !known.contains(String(name)) {
+          throw ValidationError(
+            "--search '\(ProgramArguments.shortened(search))': '\(ProgramArguments.shortened(String(name)))' is not a search key; use a list of \(known.joined(separator: ", "))"
+          )
+        }
+        if Set(names).count != names.count {
+          throw ValidationError(
+            "--search '\(ProgramArguments.shortened(search))' names a key twice")
+        }
+        if to == .post {
+          throw ValidationError("--search adds columns: it does not apply with --to post")
+        }
+      }
       if plain, decompose?.isKeystrokes != true {
         throw ValidationError("--plain only applies with --decompose keys or --decompose qwerty")
       }
@@ -187,11 +219,16 @@ extension HangulReviews {
       }
       var tableWriter: ReviewTableWriter?
       if let format = to.tableFormat(dialect: dialect ?? .sqlite) {
+        // With --columns, the search columns it does not name come after its own.
+        let searchColumns = searchKeys.map { $0.columnName(for: contentField) }
         tableWriter = ReviewTableWriter(
-          format: format, columns: columnPaths, table: table ?? "reviews", nul: nul)
+          format: format,
+          columns: columnPaths.map { paths in paths + searchColumns.filter { !paths.contains($0) }
+          },
+          table: table ?? "reviews", nul: nul)
       }
       var filter = ReviewExportFilter(
-        to: to, table: tableWriter, decompose: decompose, plainKeys: plain,
+        to: to, table: tableWriter, decompose: decompose, plainKeys: plain, search: searchKeys,
         relativeTime: relative, contentField: contentField, recordsField: recordsField,
         timeZone: zone, structureProblem: { errors.add($0.description) },
         memberLeftOut: { errors.add($0.description) }

@@ -7,7 +7,8 @@ struct DecomposeFastPathTests {
   /// Pieces of text for everything the loop takes or stops at.
   static let pieces: [[UInt8]] =
     [
-      "가", "닭", "뷁", "힣", "각", "ㅋ", "ㄱ", "ㅏ", "ㆍ", "ㆎ", "\u{1100}", "\u{1161}", "\u{11A8}",
+      "가", "닭", "뷁", "힣", "각", "ㅋ", "ㄱ", "ㅏ", "ㄻ", "ㅄ", "ㄲ", "ㅘ", "ㆍ", "ㆎ", "\u{1100}", "\u{1161}",
+      "\u{11A8}",
       "\u{115F}", "\u{A960}", "\u{D7B0}", "\u{D7FF}", "\u{200C}", "\u{2060}", "\u{200D}", "é", "·",
       "“", "…", "\u{800}", "\u{FFFD}", "😀", "𝔸", "\u{10FFFF}", " ", "\n", "a", "Z", "\u{8}",
       "\u{7F}", "\0", "abcdefgh", "12345678 ", "        ", "hello, world", "a\u{8}b\u{7F}cdefgh",
@@ -26,8 +27,10 @@ struct DecomposeFastPathTests {
   }
 
   /// What the decomposer writes for `bytes`, one decoded unit at a time.
-  static func reference(_ bytes: [UInt8], _ form: DecompositionForm, plain: Bool) -> [UInt8] {
-    var decomposer = Decomposer(form: form, plain: plain)
+  static func reference(
+    _ bytes: [UInt8], _ form: DecompositionForm, plain: Bool, splitClusters: Bool = false
+  ) -> [UInt8] {
+    var decomposer = Decomposer(form: form, plain: plain, splitClusters: splitClusters)
     var stream = UTF8Stream()
     var output: [UInt8] = []
     stream.decode(bytes, isLast: true) { decomposer.decompose($0, into: &output) }
@@ -36,10 +39,11 @@ struct DecomposeFastPathTests {
   }
 
   /// What the filter writes for `bytes` split at `cuts`.
-  static func filtered(_ bytes: [UInt8], _ form: DecompositionForm, plain: Bool, cuts: [Int])
-    -> [UInt8]
-  {
-    var filter = DecomposeFilter(form: form, plain: plain)
+  static func filtered(
+    _ bytes: [UInt8], _ form: DecompositionForm, plain: Bool, splitClusters: Bool = false,
+    cuts: [Int]
+  ) -> [UInt8] {
+    var filter = DecomposeFilter(form: form, plain: plain, splitClusters: splitClusters)
     var output: [UInt8] = []
     var start = 0
     for cut in cuts.sorted() + [bytes.count] {
@@ -69,6 +73,29 @@ struct DecomposeFastPathTests {
           Self.filtered(bytes, form, plain: plain, cuts: cuts) == expected,
           "\(form) plain \(plain) \(bytes) cut at \(cuts)")
       }
+    }
+  }
+
+  @Test("initials with clusters split: the filter writes what the decomposer writes")
+  func splitClustersAgree() {
+    var generator = SeededGenerator(seed: 32)
+    let every = Self.pieces.flatMap { $0 + Array("ㄻ닭 ".utf8) }
+    let expected = Self.reference(every, .initials, plain: false, splitClusters: true)
+    #expect(String(decoding: expected, as: UTF8.self).contains("ㄹㅁㄹㅁㄷ ㅂㅅㄹㅁㄷ ㄲㄹㅁㄷ ㅘㄹㅁㄷ "))
+    for cut in 0...every.count {
+      #expect(
+        Self.filtered(every, .initials, plain: false, splitClusters: true, cuts: [cut]) == expected,
+        "\(cut)")
+    }
+    for _ in 0..<2_000 {
+      let bytes = Self.randomText(&generator)
+      let cuts = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+        Int.random(in: 0...bytes.count, using: &generator)
+      }
+      #expect(
+        Self.filtered(bytes, .initials, plain: false, splitClusters: true, cuts: cuts)
+          == Self.reference(bytes, .initials, plain: false, splitClusters: true),
+        "\(bytes) cut at \(cuts)")
     }
   }
 

@@ -3,6 +3,7 @@
 complete -c hangul-decompose -l to -x -a 'keys jamo nfd qwerty initials' -d 'What to write for Hangul: keys, jamo, nfd, qwerty or initials.'
 complete -c hangul-decompose -l keyboard -r -F -a '2 2y 32 39 3f 3s 3y ro ahn cheonjiin naratgeul sky2' -d 'The keyboard whose keys to write (keys, qwerty): a built-in id or a keyboard file.'
 complete -c hangul-decompose -l plain -d 'Write the keys a person types: no U+200C or U+2060, so no exact round trip (lossy).'
+complete -c hangul-decompose -l split-clusters -d 'With --to initials: write a consonant cluster jamo as its two consonants (ㄻ → ㄹㅁ), for initial-consonant search.'
 complete -c hangul-decompose -l stats -d 'Write to standard error the keystrokes the text takes on the keyboard, its characters, and keystrokes per character (KSPC).'
 complete -c hangul-decompose -l verify -d 'Check every output line against ICU NFC and NFD; a disagreement exits 65.'
 complete -c hangul-decompose -l from-code -x -a 'cp949 euc-kr iso-2022-kr utf-8 utf-16 utf-16le utf-16be utf-32 utf-32le utf-32be iso-8859-1 windows-1252 shift_jis euc-jp gb18030 big5' -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'

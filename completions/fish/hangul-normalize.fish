@@ -4,6 +4,8 @@ complete -c hangul-normalize -l form -x -a 'nfc nfd nfkc nfkd' -d 'The normaliza
 complete -c hangul-normalize -s z -l zero-terminated -d 'Records end with NUL instead of newline (positions count records).'
 complete -c hangul-normalize -l verify -d 'Check the output against ICU'\''s normalization tables; a disagreement exits 65.'
 complete -c hangul-normalize -l rename -d 'Rename the PATHs whose names are not in the form instead of filtering text.'
+complete -c hangul-normalize -l check -d 'Write nothing; report each line not in the form (exit status 1 if any).'
+complete -c hangul-normalize -l names -d 'With --check: check the names of the PATHs and everything below them.'
 complete -c hangul-normalize -l recursive -d 'With --rename: also rename everything below each directory, deepest first.'
 complete -c hangul-normalize -l dry-run -d 'With --rename: print what would be renamed, change nothing.'
 complete -c hangul-normalize -l from-code -x -a 'cp949 euc-kr iso-2022-kr utf-8 utf-16 utf-16le utf-16be utf-32 utf-32le utf-32be iso-8859-1 windows-1252 shift_jis euc-jp gb18030 big5' -d 'Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.'

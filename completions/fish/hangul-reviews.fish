@@ -31,6 +31,7 @@ complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l table -x -
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l nul -x -a 'reject replace' -d 'With csv, tsv or sql: a value holding U+0000 skips its record (reject) or is written with U+FFFD (replace).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l decompose -x -a 'keys jamo nfd qwerty initials' -d 'Rewrite the content as keys, jamo, nfd, qwerty or initials.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l plain -d 'With --decompose keys or qwerty: no U+200C or U+2060, so no exact round trip (lossy).'
+complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l search -x -d 'Add search columns for the content, comma-separated: initials, jamo, qwerty (content_initials, …).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l relative-time -d 'Add "elapsed": how long ago each review was written.'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l now -x -d 'The time --relative-time counts from (default: now).'
 complete -c hangul-reviews -n '__fish_seen_subcommand_from export' -l time-zone -x -a '(find /usr/share/zoneinfo -type f ! -name '\''*.*'\'' ! -path '\''*/posix/*'\'' ! -path '\''*/right/*'\'' | sed '\''s|^/usr/share/zoneinfo/||'\'')' -d 'Show dates, and read dates without a zone, in this time zone.'

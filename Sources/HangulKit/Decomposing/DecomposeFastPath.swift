@@ -30,6 +30,9 @@ struct DecomposeFastPath: Sendable {
   let wordPathAllowed: Bool
   /// Whether a compatibility jamo is written as its keys (the key forms).
   let jamoAsKeys: Bool
+  /// Whether a compatibility jamo is written as its table entry with no
+  /// separator (initials with clusters split), else as it is.
+  let jamoFromTable: Bool
   /// Whether separators are written at all (not with `plain`).
   let separates: Bool
 
@@ -69,6 +72,7 @@ struct DecomposeFastPath: Sendable {
       && (!prefixesLetters || letters.allSatisfy(special.contains))
     table = decomposer.table
     jamoAsKeys = decomposer.form.isKeystrokes
+    jamoFromTable = decomposer.splitsClusters
     separates = decomposer.separators != nil
     // A jamo's keys and the separator before them, for three bytes read.
     expansion = max(4, (table.longestSyllable + 2) / 3, (table.words * 8 + 3 + 2) / 3)
@@ -102,7 +106,8 @@ struct DecomposeFastPath: Sendable {
           let tables = Tables(
             syllables: entryBase, words: table.words, ascii: asciiBase,
             prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
-            wordPathAllowed: wordPathAllowed, jamoAsKeys: jamoAsKeys, separates: separates,
+            wordPathAllowed: wordPathAllowed, jamoAsKeys: jamoAsKeys, jamoFromTable: jamoFromTable,
+            separates: separates,
             separatorRows: rows.count == SeparatorTable.unitCount ? rows.baseAddress : nil,
             start: base + start,
             unitBeforeStart: previous.flatMap(SeparatorTable.unit(of:)) ?? -1)
@@ -145,6 +150,7 @@ struct DecomposeFastPath: Sendable {
     let prefixesLetters: Bool
     let wordPathAllowed: Bool
     let jamoAsKeys: Bool
+    let jamoFromTable: Bool
     let separates: Bool
     /// The rows of the decomposer's ``SeparatorTable`` (nil: none yet, or none).
     let separatorRows: UnsafePointer<UInt64>?
@@ -340,6 +346,11 @@ struct DecomposeFastPath: Sendable {
           target[2] = 0x8C
           target += 3
         }
+        copyEntry(UInt32(HangulSyllable.count) &+ jamo, to: &target, tables, words: words)
+        cursor += 3
+        return true
+      }
+      if jamo < UInt32(Jamo.count), tables.jamoFromTable {
         copyEntry(UInt32(HangulSyllable.count) &+ jamo, to: &target, tables, words: words)
         cursor += 3
         return true

@@ -27,9 +27,14 @@ public struct DecomposeFilter: ByteFilter {
   public private(set) var lastChunkWasUTF8 = false
 
   /// A filter that writes `form`; `plain` leaves out the separators and
-  /// literal prefixes of the key forms (see ``Decomposer``).
-  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
-    let decomposer = Decomposer(form: form, keyboard: keyboard, plain: plain)
+  /// literal prefixes of the key forms, `splitClusters` writes a consonant
+  /// cluster as its consonants in the initials form (see ``Decomposer``).
+  public init(
+    form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false,
+    splitClusters: Bool = false
+  ) {
+    let decomposer = Decomposer(
+      form: form, keyboard: keyboard, plain: plain, splitClusters: splitClusters)
     self.decomposer = decomposer
     fastPath = DecomposeFastPath(decomposer)
   }

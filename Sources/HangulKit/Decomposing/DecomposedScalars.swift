@@ -9,6 +9,7 @@ public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == 
   let base: Base
   let form: DecompositionForm
   let plain: Bool
+  var splitClusters = false
 
   public struct Iterator: IteratorProtocol {
     var base: Base.Iterator
@@ -37,22 +38,31 @@ public struct DecomposedScalars<Base: Sequence>: Sequence where Base.Element == 
   }
 
   public func makeIterator() -> Iterator {
-    Iterator(base: base.makeIterator(), decomposer: Decomposer(form: form, plain: plain))
+    Iterator(
+      base: base.makeIterator(),
+      decomposer: Decomposer(form: form, plain: plain, splitClusters: splitClusters))
   }
 }
 
 extension Sequence where Element == Unicode.Scalar {
   /// The scalars decomposed to `form`, lazily; `plain` leaves out the
-  /// separators and literal prefixes of the key forms.
-  public func decomposed(to form: DecompositionForm, plain: Bool = false) -> DecomposedScalars<Self>
-  {
-    DecomposedScalars(base: self, form: form, plain: plain)
+  /// separators and literal prefixes of the key forms; `splitClusters`
+  /// writes a consonant cluster as its consonants in the initials form.
+  public func decomposed(
+    to form: DecompositionForm, plain: Bool = false, splitClusters: Bool = false
+  ) -> DecomposedScalars<Self> {
+    DecomposedScalars(base: self, form: form, plain: plain, splitClusters: splitClusters)
   }
 }
 
 extension StringProtocol {
-  /// The string decomposed to `form`: `"닭".decomposed(to: .keys) == "ㄷㅏㄹㄱ"`.
-  public func decomposed(to form: DecompositionForm, plain: Bool = false) -> String {
-    String(String.UnicodeScalarView(unicodeScalars.decomposed(to: form, plain: plain)))
+  /// The string decomposed to `form`: `"닭".decomposed(to: .keys) == "ㄷㅏㄹㄱ"`,
+  /// `"ㅇㄴ 닭 ㄻ".decomposed(to: .initials, splitClusters: true) == "ㅇㄴ ㄷ ㄹㅁ"`.
+  public func decomposed(
+    to form: DecompositionForm, plain: Bool = false, splitClusters: Bool = false
+  ) -> String {
+    String(
+      String.UnicodeScalarView(
+        unicodeScalars.decomposed(to: form, plain: plain, splitClusters: splitClusters)))
   }
 }

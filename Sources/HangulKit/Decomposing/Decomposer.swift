@@ -27,6 +27,10 @@ public struct Decomposer: Sendable {
   public let form: DecompositionForm
   /// Whether separators and literal prefixes are left out.
   public let isPlain: Bool
+  /// For ``DecompositionForm/initials``: whether a compatibility jamo that
+  /// is a consonant cluster is written as its two consonants (ㄻ → ㄹㅁ), as
+  /// initials typed on Windows' input method come merged.
+  public let splitsClusters: Bool
   let keyboard: Keyboard
   /// What each syllable and jamo becomes, as UTF-8 (``DecompositionTable``).
   let table: DecompositionTable
@@ -42,11 +46,16 @@ public struct Decomposer: Sendable {
   private var heldInitial: UInt32 = 0
   private var heldVowel: UInt32 = 0
 
-  public init(form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false) {
+  /// A decomposer to `form`; `splitClusters` applies to ``DecompositionForm/initials`` only.
+  public init(
+    form: DecompositionForm, keyboard: Keyboard = .twoSet, plain: Bool = false,
+    splitClusters: Bool = false
+  ) {
     self.form = form
     isPlain = plain
+    splitsClusters = splitClusters && form == .initials
     self.keyboard = keyboard
-    table = DecompositionTable(form: form, keyboard: keyboard)
+    table = DecompositionTable(form: form, keyboard: keyboard, splitClusters: splitsClusters)
     if form.isKeystrokes, !plain { separators = SeparatorTable(keyboard: keyboard) }
   }
 
@@ -211,7 +220,11 @@ public struct Decomposer: Sendable {
     case 0x1160...0x11FF where continuesSyllable, 0xD7B0...0xD7FB where continuesSyllable:
       break
     default:
-      output.appendUTF8(scalar)
+      if splitsClusters, let jamo = Jamo(scalar) {
+        table.append(jamo: jamo, to: &output)
+      } else {
+        output.appendUTF8(scalar)
+      }
       continuesSyllable = false
     }
   }

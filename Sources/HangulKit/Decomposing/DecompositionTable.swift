@@ -24,11 +24,16 @@ struct DecompositionTable: Sendable {
   private static let twoSetNFD = DecompositionTable(building: .nfd, keyboard: .twoSet)
   private static let twoSetQwerty = DecompositionTable(building: .qwerty, keyboard: .twoSet)
   private static let twoSetInitials = DecompositionTable(building: .initials, keyboard: .twoSet)
+  private static let twoSetInitialsSplit = DecompositionTable(
+    building: .initials, keyboard: .twoSet, splitClusters: true)
 
-  /// The table for `form` on `keyboard`: shared for the 2-set keyboard, built otherwise.
-  init(form: DecompositionForm, keyboard: Keyboard) {
+  /// The table for `form` on `keyboard`: shared for the 2-set keyboard,
+  /// built otherwise. With `splitClusters` (``DecompositionForm/initials``
+  /// only), a compatibility jamo that is a consonant cluster (ㄻ) is
+  /// written as its two consonants (ㄹㅁ).
+  init(form: DecompositionForm, keyboard: Keyboard, splitClusters: Bool = false) {
     guard keyboard == .twoSet else {
-      self.init(building: form, keyboard: keyboard)
+      self.init(building: form, keyboard: keyboard, splitClusters: splitClusters)
       return
     }
     switch form {
@@ -36,11 +41,11 @@ struct DecompositionTable: Sendable {
     case .jamo: self = Self.twoSetJamo
     case .nfd: self = Self.twoSetNFD
     case .qwerty: self = Self.twoSetQwerty
-    case .initials: self = Self.twoSetInitials
+    case .initials: self = splitClusters ? Self.twoSetInitialsSplit : Self.twoSetInitials
     }
   }
 
-  private init(building form: DecompositionForm, keyboard: Keyboard) {
+  private init(building form: DecompositionForm, keyboard: Keyboard, splitClusters: Bool = false) {
     var letters = [UInt8](repeating: 0, count: Jamo.count)
     for code in (UInt8(ascii: "a")...UInt8(ascii: "z")) + Array("QWERTOP".utf8) {
       if let jamo = keyboard.jamo(forASCII: code), letters[Int(jamo.offset)] == 0 {
@@ -80,7 +85,16 @@ struct DecompositionTable: Sendable {
       }
       return form == .nfd ? utf8(0x11A7 + UInt32(index)) : piece(final)
     }
-    let jamo = Jamo.all.map { form.isKeystrokes ? piece($0) : utf8($0.scalar.value) }
+    let jamo = Jamo.all.map { jamo -> [UInt8] in
+      if form.isKeystrokes { return piece(jamo) }
+      guard splitClusters, !jamo.isVowel, jamo.keys.count == 2 else {
+        return utf8(jamo.scalar.value)
+      }
+      // ㄳ ㄵ ㄶ ㄺ ㄻ ㄼ ㄽ ㄾ ㄿ ㅀ ㅄ: the two consonants typed (ㄲ is one key, kept).
+      var output: [UInt8] = []
+      for key in jamo.keys { output.appendUTF8(key.scalar) }
+      return output
+    }
     func longest(_ parts: [[UInt8]]) -> Int { parts.map(\.count).max() ?? 0 }
     let longestSyllable = longest(initials) + longest(vowels) + longest(finals)
     let words = (max(longestSyllable, longest(jamo)) + 8) / 8

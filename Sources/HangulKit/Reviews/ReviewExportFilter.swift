@@ -43,6 +43,9 @@ public struct ReviewExportFilter: ByteFilter {
 
   private let decompose: DecompositionForm?
   private let plainKeys: Bool
+  /// The search columns added for the content, and the NFC they are made from.
+  private let search: [ReviewSearchKey]
+  private let searchNormalizer: UnicodeNormalizer?
   private let relativeTime: RelativeTime?
   private let contentField: String
   private let contentFieldBytes: [UInt8]
@@ -66,7 +69,7 @@ public struct ReviewExportFilter: ByteFilter {
   /// member of the first record, U+0000 rejected, SQLite for `.sql`).
   public init(
     to shape: Shape = .jsonl, table: ReviewTableWriter? = nil, decompose: DecompositionForm? = nil,
-    plainKeys: Bool = false,
+    plainKeys: Bool = false, search: [ReviewSearchKey] = [],
     relativeTime: RelativeTime? = nil,
     contentField: String = "content", recordsField: String = "data",
     timeZone: ReviewTimeZone = .utc,
@@ -79,6 +82,10 @@ public struct ReviewExportFilter: ByteFilter {
     self.shape = shape
     self.decompose = decompose
     self.plainKeys = plainKeys
+    self.search = search
+    // The keys are made from NFC (NFD content gives the same keys); without
+    // ICU's tables, from the content as it is.
+    searchNormalizer = search.isEmpty ? nil : try? UnicodeNormalizer(.nfc)
     self.relativeTime = relativeTime
     self.contentField = contentField
     contentFieldBytes = Array(contentField.utf8)
@@ -124,7 +131,7 @@ public struct ReviewExportFilter: ByteFilter {
   ) {
     // Table rows of records that pass the checks need no parsed value: the
     // splitter checked the JSON and found the members.
-    if tableWriter != nil, decompose == nil, relativeTime == nil {
+    if tableWriter != nil, decompose == nil, relativeTime == nil, search.isEmpty {
       do throws(ReviewRecord.Problem) {
         _ = try ReviewRecord.check(
           raw, contentField: contentField, contentFieldBytes: contentFieldBytes, timeZone: timeZone)
@@ -167,6 +174,12 @@ public struct ReviewExportFilter: ByteFilter {
     case .jsonl, .api, .csv, .tsv, .sql:
       var members: [(name: String, json: String)] = []
       if decompose != nil { members.append((contentField, JSONWriter.quoted(content))) }
+      if !search.isEmpty {
+        let text = searchNormalizer?.normalized(record.content) ?? record.content
+        for key in search {
+          members.append((key.columnName(for: contentField), JSONWriter.quoted(key.key(of: text))))
+        }
+      }
       if let relativeTime, let date = record.date, let dateValue = record.dateValue {
         let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
         members.append(("elapsed", json))

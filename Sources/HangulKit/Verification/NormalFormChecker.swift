@@ -1,5 +1,11 @@
-/// Checks that text is in a normalization form (`hangul-normalize --verify`),
-/// with ICU's quick-check tables first and ICU itself only where they cannot
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Checks that text is in a normalization form (`hangul-normalize --verify`
+/// and `--check`), with ICU's quick-check tables first and ICU itself only where they cannot
 /// decide.
 ///
 /// Text is cut at the boundaries of ``NormalizationProperties``; a segment of
@@ -26,22 +32,33 @@ public struct NormalFormChecker {
   public let separator: UInt8
   /// The first place where the text is not in the form.
   public private(set) var firstProblem: PositionedError?
-  /// How many places are not in the form.
+  /// How many places are not in the form (with ``recordProblem``: how many records).
   public private(set) var problemCount = 0
+  /// When set, gets the first place of each record that is not in the
+  /// form (`hangul-normalize --check`): its line in its input, its column
+  /// and the message naming the segment there and its code points
+  /// (``recordProblemMessage(_:_:_:fastOnly:into:)``); the rest of such a
+  /// record is skipped. Else only ``firstProblem`` is kept.
+  public var recordProblem:
+    ((_ line: Int, _ column: Int, _ message: UnsafeBufferPointer<UInt8>) -> Void)?
 
-  private let properties: NormalizationProperties
+  let properties: NormalizationProperties
   /// Whether every code point of U+1100–U+11FF (conjoining jamo, the
   /// decomposed forms' Hangul) is in the form alone with a boundary before it.
   private let jamoStable: Bool
   /// Whether every syllable U+AC00–U+D7A3 (the composed forms' Hangul) is
   /// in the form alone with a boundary before it.
   private let syllablesStable: Bool
-  private let workspace = ICUWorkspace()
+  let workspace = ICUWorkspace()
   private var inputs: [(firstRecord: Int, name: String)] = []
   /// The index in `inputs` of the input of the first problem.
   private var firstProblemInput = 0
-  private var record = 0
+  /// The records begun so far (separators passed).
+  public private(set) var record = 0
   private var column = 1
+  /// The record whose problem ``recordProblem`` got, and its message.
+  private var reportedRecord = -1
+  private let message = ByteSink(capacity: 256)
   /// The last segment of the text checked before, when it was longer than
   /// ``UnicodeNormalizer/longestSegment``: where it starts. A segment that
   /// long goes on in the next text only where the normalizer had to cut it.
@@ -170,6 +187,14 @@ public struct NormalFormChecker {
       } else if runStart < 0 || segmentStart - runStart > UnicodeNormalizer.longestSegment {
         if runStart >= 0 {
           decide(text, runStart, segmentStart, record: runRecord, column: runColumn)
+          runStart = -1
+        }
+        if recordProblem != nil, record != reportedRecord,
+          hangulProblem(UnsafeBufferPointer(rebasing: text[segmentStart..<position]), into: message)
+        {
+          // Decomposed Hangul starts the run: the record's first problem,
+          // found without reading on to the end of the run.
+          return reportMessage(record: record, column: columnAt(segmentStart))
         }
         runStart = segmentStart
         runRecord = record
@@ -187,6 +212,20 @@ public struct NormalFormChecker {
       }
     }
     while position < count {
+      if record == reportedRecord, let base = text.baseAddress {
+        // Reported already: on to the separator that ends the record.
+        if let found = memchr(base + position, Int32(separator), count - position) {
+          position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        } else {
+          position = count
+        }
+        runStart = -1
+        segmentStart = position
+        segmentStable = true
+        afterInvalid = true
+        countedPosition = position
+        guard position < count else { break }
+      }
       // The common case: stable code points one after another, nothing undecided.
       if runStart < 0, segmentStable, let base = text.baseAddress {
         while position < count {
@@ -225,6 +264,11 @@ public struct NormalFormChecker {
       }
       guard case .scalar(let value, let length) = UTF8Stream.step(text, at: position) else {
         closeSegment()
+        if recordProblem != nil, record != reportedRecord {
+          // A byte that is not UTF-8 is not text in any form.
+          Self.writeNotUTF8(text[position], into: message)
+          reportMessage(record: record, column: columnAt(position))
+        }
         segmentStart = position
         segmentStable = true
         afterInvalid = true
@@ -259,8 +303,15 @@ public struct NormalFormChecker {
     return properties.flags(of: value) & NormalizationProperties.boundary == 0
   }
 
-  /// Counts a place that is not in the form, and keeps the first.
-  private mutating func noteProblem(record: Int, column: Int, message: String) {
+  /// Counts a place that is not in the form, and keeps the first (with
+  /// ``recordProblem``: reports it, unless its record was).
+  private mutating func noteProblem(record: Int, column: Int, message text: String) {
+    if recordProblem != nil {
+      guard record != reportedRecord else { return }
+      message.count = 0
+      for byte in text.utf8 { message.append(byte) }
+      return reportMessage(record: record, column: column)
+    }
     problemCount += 1
     guard firstProblem == nil else { return }
     let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
@@ -268,7 +319,7 @@ public struct NormalFormChecker {
     firstProblemInput = inputIndex ?? 0
     firstProblem = PositionedError(
       file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
-      column: column, message: message)
+      column: column, message: text)
   }
 
   /// Passes the code points from `start` on that are in the form alone and
@@ -376,15 +427,23 @@ public struct NormalFormChecker {
   private mutating func decide(
     _ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, record: Int, column: Int
   ) {
-    guard let base = text.baseAddress else { return }
+    guard let base = text.baseAddress, record != reportedRecord else { return }
     let long = end - start > UnicodeNormalizer.longestSegment
-    if !long
-      || CanonicalOrdering.isOrdered(base + start, count: end - start, by: properties.normalizer)
+    // Decomposed Hangul, the common problem, needs no call to ICU.
+    var offset =
+      recordProblem == nil
+      ? nil : recordProblemMessage(text, start, end, fastOnly: true, into: message)
+    if offset == nil,
+      !long
+        || CanonicalOrdering.isOrdered(base + start, count: end - start, by: properties.normalizer)
     {
-      let units = workspace.utf16(from: base + start, count: end - start)
-      guard let unitBase = units.baseAddress,
-        !properties.normalizer.isNormalized(units: unitBase, count: units.count)
-      else { return }
+      guard !isNormalized(base + start, count: end - start) else { return }
+    }
+    if recordProblem != nil {
+      if offset == nil {
+        offset = recordProblemMessage(text, start, end, fastOnly: false, into: message)
+      }
+      return reportMessage(record: record, column: column + (offset ?? 0))
     }
     guard firstProblem == nil else {
       problemCount += 1
@@ -407,6 +466,24 @@ public struct NormalFormChecker {
       message:
         "not \(form.name.uppercased()): \(Self.spelling(scalars)), ICU \(form.name.uppercased()) \(Self.spelling(expected))"
     )
+  }
+
+  /// Whether ICU finds the valid UTF-8 `start[..<count]` in the form (in
+  /// time linear in it when its marks are in canonical order).
+  func isNormalized(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let units = workspace.utf16(from: start, count: count)
+    guard let unitBase = units.baseAddress else { return true }
+    return properties.normalizer.isNormalized(units: unitBase, count: units.count)
+  }
+
+  /// Hands ``recordProblem`` the message written for `record` (counted
+  /// over all inputs) at `column`; the rest of the record is skipped.
+  private mutating func reportMessage(record: Int, column: Int) {
+    problemCount += 1
+    reportedRecord = record
+    let firstRecord = inputs.last { $0.firstRecord <= record }?.firstRecord ?? 0
+    guard let recordProblem else { return }
+    recordProblem(record - firstRecord + 1, column, message.bytes)
   }
 
   /// How a message shows scalars: the text and its code points, the first

@@ -1,0 +1,66 @@
+import HangulCommandLine
+import HangulKit
+
+extension HangulNormalize {
+  /// `--check`: reports each line not in the form, on `--jobs` threads for
+  /// regular files, writes nothing on standard output, and sums up; returns
+  /// 1 when a line is not in the form, 0 when none is (or the status of a
+  /// worse error).
+  func checkText(_ diagnostics: Diagnostics) throws -> Int32 {
+    let (form, separator) = (form, zeroTerminated ? UInt8(0) : 0x0A)
+    let runner = ParallelFilterRunner(
+      paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
+    // A fast path that disagrees with ICU stops the run here.
+    _ = try NormalFormChecker(form: form, separator: separator)
+    let write = { (lines: UnsafeBufferPointer<UInt8>) in
+      _ = StandardStream.error.writeReportingFailure(lines)
+    }
+    // On one thread each line is reported as it is read; a piece's lines
+    // wait for the pieces before it.
+    let parallel = runner.runsInParallel
+    var single: NormalFormProblemLog?
+    var (lines, problems) = (0, 0)
+    let status = runner.run(
+      makeFilter: {
+        let filter = try NormalFormCheckFilter(
+          form: form, separator: separator, program: diagnostics.program,
+          write: parallel ? nil : write)
+        if !parallel { single = filter.log }
+        return filter
+      },
+      continues: { _, _ in true },
+      merge: { filter, place, finished in
+        filter.log.flush()
+        filter.log.drain(shift: place.recordsBeforeInInput, to: write)
+        guard finished else { return }
+        lines += filter.lineCount
+        problems += filter.log.count
+      },
+      report: {
+        single?.flush()
+        diagnostics.report($0)
+      })
+    let unit = zeroTerminated ? "record" : "line"
+    let name = form.name.uppercased()
+    let checked = "checked \(lines) \(unit)\(lines == 1 ? "" : "s")"
+    guard problems > 0 else {
+      diagnostics.report("\(checked): all \(name)")
+      return status
+    }
+    diagnostics.report("\(checked): \(problems) not \(name)")
+    return status == 0 ? 1 : status
+  }
+
+  /// `--check --names`: reports each name not in the form below the PATHs.
+  func checkNames(_ diagnostics: Diagnostics) throws -> Int32 {
+    var checker = try FileNameChecker(form: form)
+    let (status, notInForm) = checker.check(files, report: diagnostics.report)
+    let name = form.name.uppercased()
+    if notInForm == 0 {
+      diagnostics.report("all names \(name)")
+      return status
+    }
+    diagnostics.report("\(notInForm) name\(notInForm == 1 ? "" : "s") not \(name)")
+    return status == 0 ? 1 : status
+  }
+}
