@@ -7,7 +7,7 @@ extension HangulNormalize {
   /// 1 when a line is not in the form, 0 when none is (or the status of a
   /// worse error).
   func checkText(_ diagnostics: Diagnostics) throws -> Int32 {
-    let (form, separator) = (form, zeroTerminated ? UInt8(0) : 0x0A)
+    let (form, separator) = (form ?? .nfc, zeroTerminated ? UInt8(0) : 0x0A)
     let runner = ParallelFilterRunner(
       paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
     // A fast path that disagrees with ICU stops the run here.
@@ -53,6 +53,7 @@ extension HangulNormalize {
 
   /// `--check --names`: reports each name not in the form below the PATHs.
   func checkNames(_ diagnostics: Diagnostics) throws -> Int32 {
+    let form = form ?? .nfc
     var checker = try FileNameChecker(form: form)
     let (status, notInForm) = checker.check(files, report: diagnostics.report)
     let name = form.name.uppercased()
