@@ -6,10 +6,12 @@
 #
 # Targets: compose, roundtrip, events, json, rename (the checks are in
 # Tests/HangulKitTests/FuzzChecks.swift). Environment:
-#   FUZZ_RUNS=N    run each target for N executions instead of a time
+#   FUZZ_RUNS=N    run each target for N executions (and at most
+#                  SECONDS_PER_TARGET, unless that is 0)
 #   FUZZ_MAX_LEN=N longest input the fuzzer makes (default 4096)
 #   FUZZ_ASAN=0    build without AddressSanitizer (several times faster;
 #                  the properties and Swift's own traps are still checked)
+#   FUZZ_BUILD_ONLY=1  build, run nothing
 #
 # HangulInput (pure Swift) is built first as a module of its own, as SwiftPM
 # builds it; then the library's sources, the shared checks and
@@ -51,7 +53,11 @@ else
     -o "$binary"
 } > "$log" 2>&1 || { cat "$log"; exit 1; }
 fi
-if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); else limit=(-max_total_time="$seconds"); fi
+[ -z "${FUZZ_BUILD_ONLY:-}" ] || exit 0
+limit=(-max_total_time="$seconds")
+if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); fi
+# Both: whichever comes first.
+if [ -n "${FUZZ_RUNS:-}" ] && [ "$seconds" -gt 0 ]; then limit+=(-max_total_time="$seconds"); fi
 total=0
 for target in "${targets[@]}"; do
   mkdir -p "$here/corpus/$target"

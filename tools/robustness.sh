@@ -91,7 +91,7 @@ out.write(b'{\"key\":\"a\",\"junk\":\"')
 for _ in range(200): out.write(b'x' * (1024 * 1024))
 out.write(b'\"}\n{\"key\":\"b\"}\n')" > "$work/long-event"
 check "event line with an unused 200 MB member" $((64 * 1024)) "$bin/hangul-compose" --format events --keys qwerty "$work/long-event"
-[ "$(cat "$work/out")" = "무" ] || { echo "  wrong output: $(head -c 100 "$work/out")"; failed=1; }
+[ "$(cat "$work/out")" = "뮤" ] || { echo "  wrong output: $(head -c 100 "$work/out")"; failed=1; }
 python3 -c "
 import os, sys
 out = sys.stdout.buffer
@@ -99,7 +99,8 @@ out.write(b'{')
 for _ in range(200): out.write(os.urandom(1024 * 1024).replace(b'\n', b'.'))
 out.write(b'\n')" > "$work/garbage-event"
 check "event line of 200 MB of garbage" $((64 * 1024)) "$bin/hangul-compose" --format events "$work/garbage-event"
-[ "$(wc -l < "$work/err")" = 1 ] || { echo "  not one error: $(head -c 300 "$work/err")"; failed=1; }
+# One error for the line (and a warning about its first byte that is not UTF-8).
+[ "$(grep -vc 'warning:' "$work/err")" = 1 ] || { echo "  not one error: $(head -c 300 "$work/err")"; failed=1; }
 rm -f "$work/long-event" "$work/garbage-event"
 
 # 8,000 directories deep (far past PATH_MAX), every tenth with a name in NFD.
