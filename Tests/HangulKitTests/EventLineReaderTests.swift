@@ -213,4 +213,23 @@ struct EventLineReaderTests {
             .init(name: "text", value: .string("b"), column: 129),
           ], column: 1))
   }
+
+  /// Found by fuzzing (fuzz/run.sh events): the first bytes of a byte order
+  /// mark and nothing more were skipped silently, as a blank line.
+  @Test(
+    "the start of a byte order mark alone is an error at column 1, never a blank line",
+    arguments: [[0xEF], [0xEF, 0xBB], [0xEF, 0x0A], [0xEF, 0xBB, 0x0A]] as [[UInt8]])
+  func partialByteOrderMark(start: [UInt8]) throws {
+    var errors: [PositionedError] = []
+    var filter = EventLogFilter { errors.append($0) }
+    filter.beginInput(named: "log")
+    let end: [UInt8] = start.last == 0x0A ? Array(#"{"key":"ㄱ"}"#.utf8) + [0x0A] : []
+    let output = try filter.filtered(start + end)
+    #expect(
+      errors == [
+        PositionedError(
+          file: "log", line: 1, column: 1, message: "not valid JSON: unexpected character")
+      ])
+    #expect(output == (end.isEmpty ? [] : Array("ㄱ\n".utf8)))
+  }
 }

@@ -161,6 +161,25 @@ struct EventLogTests {
     #expect(narrow.statistics.documents.map(\.charactersPerMinute) == [nil])
   }
 
+  /// A span of 5e-304 ms makes a rate of 1.2e308 per minute: a double, but
+  /// scaled by 10 to round it to one decimal it was not, and was written
+  /// `"charactersPerMinute":inf` (not JSON) and `inf` in the table.
+  @Test(
+    "a rate near the largest double is written as a number, never inf", arguments: [5e-304, 4e-304])
+  func rateNearTheLargestDouble(span: Double) throws {
+    let result = run(
+      [#"{"key":"ㄱ","t":0,"doc":"b"}"#, #"{"key":"ㅏ","t":\#(span)}"#], output: .jsonl,
+      includesStatistics: true)
+    let rate = try #require(result.statistics.documents.first?.charactersPerMinute)
+    #expect(rate > 1e307 && rate.isFinite)
+    for text in [result.output, result.statistics.json, result.statistics.text] {
+      #expect(!text.contains("inf") && !text.contains("nan"), "\(text)")
+    }
+    for line in result.output.split(separator: "\n") {
+      #expect(throws: Never.self) { try JSONParser.parse(Array(line.utf8)) }
+    }
+  }
+
   @Test("without --stats the documents written are not kept")
   func documentsNotKept() {
     let lines = (0..<50).map { #"{"doc":\#($0),"key":"ㄱ","t":\#($0)}"# }

@@ -1,11 +1,17 @@
 #if !FUZZING
-  import HangulKit
+  @testable import HangulKit
 #endif
 
 /// The properties the fuzz targets check, shared with the test suite, which
 /// replays the kept corpus (fuzz/corpus) through them. Each returns a
 /// description of what went wrong, or `nil`.
 enum FuzzChecks {
+  /// The checks by target name (fuzz/run.sh, fuzz/corpus/TARGET).
+  static let targets: [String: @Sendable ([UInt8]) -> String?] = [
+    "compose": compose, "roundtrip": roundTrip, "events": events, "json": json,
+    "rename": rename,
+  ]
+
   /// The automaton and the text-log filter: the first byte picks the options,
   /// the rest is the log. No trap; output valid UTF-8 when the log was; never
   /// longer than three bytes for each byte in.
@@ -41,29 +47,33 @@ enum FuzzChecks {
     return nil
   }
 
-  /// The event-log reader: no trap; at most one error a line.
+  /// The event-log reader: no trap; at most one error a line; the same
+  /// outcome whatever the cut, and lines read as ``JSONParser`` reads them
+  /// (``eventsWhateverTheCut(_:)``, ``eventLinesAsJSON(_:)``).
   static func events(_ input: [UInt8]) -> String? {
-    let counter = Counter()
     // Every third input with a tiny --max-line, so flushing meets the cursor.
-    var filter = EventLogFilter(
-      keys: input.count % 2 == 0 ? .jamo : .qwerty,
-      maximumLineLength: input.count % 3 == 0 ? 8 : LineEditor.defaultMaximumLineLength
-    ) { _ in
-      counter.value += 1
-    }
+    var filter = eventFilter(
+      keys: input.count % 2 == 0 ? .jamo : .qwerty, shortLines: input.count % 3 == 0,
+      output: .text)
+    let errors = eventReports
     _ = feed(&filter, input, pieces: 2)
     let lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).count
-    if counter.value > lines { return "\(counter.value) errors for \(lines) lines" }
-    if filter.errorCount != counter.value { return "error count differs" }
-    return nil
+    if errors.items.count > lines { return "\(errors.items.count) errors for \(lines) lines" }
+    if filter.errorCount != errors.items.count { return "error count differs" }
+    if let problem = eventsWhateverTheCut(input) { return problem }
+    return eventLinesAsJSON(input)
   }
 
   /// The JSON reader and record writer: for valid JSON the compact rewrite
   /// parses to the same value, is stable, and is the input without the
   /// whitespace between tokens; the splitter finds it whole in an array.
+  /// The import reads the same whatever the cut and resynchronises after
+  /// garbage (``reviewsWhateverTheCut(_:)``, ``reviewsAfterGarbage(_:)``).
   static func json(_ input: [UInt8]) -> String? {
     // The import never traps, and counts every record it reads.
     if let problem = reviewImport(input) { return problem }
+    if let problem = reviewsWhateverTheCut(input) { return problem }
+    if let problem = reviewsAfterGarbage(input) { return problem }
     guard let value = try? JSONParser.parse(input, maximumDepth: 64) else { return nil }
     // Valid JSON is a record (or an array of records) without any problem.
     var checker = JSONRecordSplitter()
@@ -91,7 +101,7 @@ enum FuzzChecks {
 
   /// `hangul-reviews import` on any bytes: no trap; read = imported + rejected.
   static func reviewImport(_ input: [UInt8]) -> String? {
-    guard var filter = try? ReviewImportFilter(reject: { _ in }) else { return "no ICU" }
+    guard var filter = importFilter() else { return "no ICU" }
     let output = feed(&filter, input, pieces: 3)
     if filter.recordsRead != filter.recordsImported + filter.recordsRejected {
       return
@@ -104,8 +114,44 @@ enum FuzzChecks {
     return nil
   }
 
-  final class Counter: @unchecked Sendable {
-    var value = 0
+  /// Runs `input` through `filter` in blocks that end at `cuts` (ascending
+  /// offsets; the rest is the last block).
+  static func feed<Filter: ByteFilter>(_ filter: inout Filter, _ input: [UInt8], cuts: [Int])
+    -> [UInt8]
+  {
+    var output: [UInt8] = []
+    var start = 0
+    for end in cuts + [input.count] {
+      try? filter.process(Array(input[start..<end]), into: &output)
+      start = end
+    }
+    try? filter.finish(into: &output)
+    return output
+  }
+
+  /// Offsets that cut `input` into pieces of 1 to 64 bytes (mostly short),
+  /// chosen by a generator seeded with the input: the same for the same input.
+  static func randomCuts(_ input: [UInt8], salt: UInt64 = 0) -> [Int] {
+    var state = seed(input, salt: salt)
+    var cuts: [Int] = []
+    var offset = 0
+    while true {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var mixed = state
+      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+      mixed ^= mixed >> 31
+      offset += mixed & 3 == 0 ? Int(mixed >> 8 & 63) + 1 : Int(mixed >> 8 & 3) + 1
+      guard offset < input.count else { return cuts }
+      cuts.append(offset)
+    }
+  }
+
+  /// A number that depends on every byte of `input` (FNV-1a).
+  static func seed(_ input: [UInt8], salt: UInt64) -> UInt64 {
+    var state: UInt64 = 0xCBF2_9CE4_8422_2325 ^ salt
+    for byte in input { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    return state
   }
 
   /// Runs `input` through `filter` in `pieces` blocks.

@@ -15,14 +15,9 @@ struct FuzzRegressionTests {
     }
   }
 
-  @Test(
-    "every kept input passes its target's check",
-    arguments: [
-      ("compose", FuzzChecks.compose), ("roundtrip", FuzzChecks.roundTrip),
-      ("events", FuzzChecks.events),
-      ("json", FuzzChecks.json),
-    ] as [(String, @Sendable ([UInt8]) -> String?)])
-  func corpus(target: String, check: @Sendable ([UInt8]) -> String?) {
+  @Test("every kept input passes its target's check", arguments: FuzzChecks.targets.keys.sorted())
+  func corpus(target: String) throws {
+    let check = try #require(FuzzChecks.targets[target])
     let inputs = Self.corpus(target)
     #expect(!inputs.isEmpty, "fuzz/corpus/\(target) is empty")
     for input in inputs {

@@ -121,8 +121,8 @@ struct EventLineReader {
     }
   }
 
-  /// Whether part of a line has been read.
-  var isInLine: Bool { lineStarted }
+  /// Whether part of a line has been read (a byte order mark's first bytes too).
+  var isInLine: Bool { lineStarted || byteOrderMarkRead > 0 }
 
   /// Reads `bytes` from `start` up to the end of the first line that ends
   /// in them: returns where reading stopped and whether a line ended there
@@ -190,6 +190,12 @@ struct EventLineReader {
 
   /// Ends the line at hand as a newline would (the input ended).
   mutating func endLine() {
+    if !lineStarted, byteOrderMarkRead > 0, byteOrderMarkRead < 3 {
+      // The start of a byte order mark and no more: a byte that is not UTF-8.
+      column = 1
+      lineStarted = true
+      reject("not valid JSON: unexpected character", at: 1)
+    }
     if phase != .skipping, phase != .lineStart {
       let end = column + 1
       if phase == .number {

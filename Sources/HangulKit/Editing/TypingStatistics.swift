@@ -161,7 +161,10 @@ public struct StatisticsReport: Sendable, Equatable {
     guard let value else { return "-" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
+    // A value within a factor `scale` of the largest double has no digits
+    // after the point to round: scaling it would make it infinite.
+    let scaled = value * scale
+    let rounded = scaled.isFinite ? scaled.rounded() / scale : value
     if digits == 0 {
       // A time past Int.max (a "t" of 1.7e19) is written as a Double.
       if let integer = Int(exactly: rounded) { return String(integer) }

@@ -218,6 +218,21 @@ public struct FileRenamer {
     case unchanged
     case changed([UInt8])
     case notUTF8
+    /// The normalized name, which is not one name (empty, `.`, `..`, or
+    /// holding a slash or a NUL).
+    case notOneName([UInt8])
+  }
+
+  /// What an entry called `name` is renamed to: its name in the form if
+  /// that differs and is one name in the same directory, never a path that
+  /// leads elsewhere. O(name).
+  func newName(for name: UnsafeBufferPointer<UInt8>) -> NameResult {
+    let result = normalizedName(name)
+    guard case .changed(let newName) = result else { return result }
+    guard !newName.isEmpty, newName != Self.dot, newName != Self.dotDot,
+      !newName.contains(UInt8(ascii: "/")), !newName.contains(0)
+    else { return .notOneName(newName) }
+    return result
   }
 
   /// Renames one entry of `directory` if its name is not in the form;
@@ -228,16 +243,13 @@ public struct FileRenamer {
     _ name: [UInt8], in directory: Int32, prefix: [UInt8], taken: inout Set<[UInt8]>,
     report: (Event) -> Bool
   ) -> Bool {
-    let result = name.withUnsafeBufferPointer { normalizedName($0) }
+    let result = name.withUnsafeBufferPointer { newName(for: $0) }
     let old = FilePath(bytes: prefix + name)
     switch result {
     case .unchanged: return true
     case .notUTF8: return report(.notUTF8(path: old))
+    case .notOneName(let newName): return report(.notOneName(path: old, newName: newName))
     case .changed(let newName):
-      // One name, in this directory: never a path that leads elsewhere.
-      guard !newName.isEmpty, newName != Self.dot, newName != Self.dotDot,
-        !newName.contains(UInt8(ascii: "/")), !newName.contains(0)
-      else { return report(.notOneName(path: old, newName: newName)) }
       let new = FilePath(bytes: prefix + newName)
       if dryRun {
         var info = stat()
