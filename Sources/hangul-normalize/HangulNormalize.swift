@@ -15,8 +15,8 @@ struct HangulNormalize: ParsableCommand {
     usage: """
       hangul-normalize [--form nfc|nfd|nfkc|nfkd] [-z] [--verify] [--jobs N]
                        [--from-code ENCODING] [FILE...]
-      hangul-normalize --check [--form F] [-z] [--jobs N] [--from-code ENCODING]
-                       [FILE...]
+      hangul-normalize --check [--form F] [-z] [--jobs N]
+                       [--from-code ENCODING] [FILE...]
       hangul-normalize --check --names [--form F] PATH...
       hangul-normalize --rename [--form F] [--recursive] [--dry-run] PATH...
       """,
