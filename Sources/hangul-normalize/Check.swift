@@ -58,7 +58,9 @@ extension HangulNormalize {
     let (status, notInForm) = checker.check(files, report: diagnostics.report)
     let name = form.name.uppercased()
     if notInForm == 0 {
-      diagnostics.report("all names \(name)")
+      // A PATH that could not be read was not checked: say so, not "all".
+      diagnostics.report(
+        status == 0 ? "all names \(name)" : "all names read \(name); some could not be read")
       return status
     }
     diagnostics.report("\(notInForm) name\(notInForm == 1 ? "" : "s") not \(name)")

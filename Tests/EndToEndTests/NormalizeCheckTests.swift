@@ -242,6 +242,13 @@ struct NormalizeCheckTests {
     let clean = try normalize.run(["--check", "--names", repositoryFile("samples").path])
     #expect(clean.status == 0)
     #expect(clean.stderr == "hangul-normalize: all names NFC\n")
+    // A PATH that cannot be read was not checked: the summary must not say
+    // that all names are in the form.
+    let missing = try normalize.run(["--check", "--names", folder.path + "/missing"])
+    #expect(missing.status == 66)
+    #expect(!missing.stderr.contains("all names NFC"), "\(missing.stderr)")
+    #expect(
+      missing.stderr.hasSuffix("hangul-normalize: all names read NFC; some could not be read\n"))
   }
 
   @Test("usage: --names goes with --check, --check with neither --rename nor --verify")
