@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|normalize|check|export-csv|jobs|wrongmode] [--only-reviews]
+                    [--only compose|decompose|normalize|check|export-csv|jobs|wrongmode] [--only-reviews]
                     [--jobs-size 1G] [--wrongmode-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
@@ -92,7 +92,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "normalize", "check", "export-csv", "jobs", "wrongmode"],
+    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "check", "export-csv", "jobs", "wrongmode"],
                         help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
@@ -168,6 +168,9 @@ def main():
         print(header)
         print("-" * len(header))
         for name, kind, our_argv, peer_argv, compare, peer_name in tasks:
+            # --only decompose: the rows of hangul-decompose and of NFD → NFC.
+            if options.only == "decompose" and kind in ("qwerty", "jamo", "3f"):
+                continue
             source = inputs[kind]
             megabytes = os.path.getsize(source) / 1e6
             our_times, peer_times, peaks = [], [], []
@@ -184,6 +187,8 @@ def main():
                   f"{max(peaks):9.1f}  {peer_name}{'' if agreement else '  OUTPUTS DIFFER'}")
             if options.only == "compose" and kind == "3f":
                 return
+        if options.only == "decompose":
+            return
 
         normalize_section(options, work, ours, peer, inputs, text)
 
