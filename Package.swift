@@ -30,7 +30,10 @@ let package = Package(
     .executable(name: "hangul-wrongmode", targets: ["hangul-wrongmode"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    // Exactly this version, so that every build is the same. Not by a
+    // committed Package.resolved: its commit ids are those of the copy a
+    // machine resolved from (a mirror's are not GitHub's), so it breaks builds elsewhere.
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
   ],
   targets: [
     .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
