@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|decompose|normalize|check|export-csv|jobs|wrongmode] [--only-reviews]
+                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|wrongmode] [--only-reviews]
                     [--jobs-size 1G] [--wrongmode-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
@@ -12,8 +12,11 @@ copied 12 times; keys by bench/keys.py, NFD by Python's unicodedata), runs
 ours and the peer in turn (A B A B …) on one core, checks that the outputs
 agree, and prints MB/s of both, the median ratio ours/peer, and our peak
 memory. Then hangul-normalize against ICU's unorm2 and uconv (Korean prose and
-a generated mixed-script file, all four forms), the cost of --verify in every
-program, hangul-normalize --check against normalizing the same input (CPU
+a generated mixed-script file, all four forms), hangul-normalize against the
+strongest peers in CPU seconds (ICU's Normalizer2::normalizeUTF8 in C++,
+unorm2 in C, Python's unicodedata line by line, and a plain read/write copy as
+the limit; already-normalized inputs too; --only peers runs these rows alone),
+the cost of --verify in every program, hangul-normalize --check against normalizing the same input (CPU
 time; --only check runs these rows alone), renaming 100,000 NFD names against convmv on /dev/shm, peak memory of
 hangul-compose at each size, and the review import side by side with
 `jq -c '.data[]'` and a Python json + unicodedata script
@@ -65,17 +68,23 @@ def timed(argv, stdin_path, stdout_path):
 
 def timed_cpu(argv, stdin_path, stdout_path):
     """Like timed, also the CPU seconds (user + system), steadier than wall time on a loaded machine."""
+    # CPU time from wait4(2) (microseconds; /usr/bin/time prints hundredths,
+    # too coarse for runs of 20 ms); it includes /usr/bin/time's and
+    # taskset's own start-up, well under a millisecond. Peak memory from
+    # /usr/bin/time, as in timed.
     with open(stdin_path, "rb") as source, open(stdout_path, "wb") as sink, \
             tempfile.NamedTemporaryFile("r") as report:
         start = time.perf_counter()
-        status = subprocess.call(["/usr/bin/time", "-f", "%M %U %S", "-o", report.name,
+        child = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", report.name,
                                   "taskset", "-c", "0"] + argv, stdin=source, stdout=sink,
                                  stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - start
-        kilobytes, user, system = report.read().split()[-3:]
-    if status != 0:
+        kilobytes = report.read().split()[-1]
+    if child.returncode != 0:
         sys.exit(f"failed: {' '.join(argv)}")
-    return seconds, float(user) + float(system), int(kilobytes) / 1024
+    return seconds, usage.ru_utime + usage.ru_stime, int(kilobytes) / 1024
 
 
 def size(text):
@@ -92,7 +101,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "check", "export-csv", "jobs", "wrongmode"],
+    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "wrongmode"],
                         help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
@@ -114,6 +123,8 @@ def main():
         sh(f"cc -O2 -o {work}/libhangul-compose {peers}/libhangul-compose.c $(pkg-config --cflags --libs libhangul)")
         sh(f"cc -O2 -o {work}/icu-normalize {peers}/icu-normalize.c $(pkg-config --cflags --libs icu-uc)")
         sh(f"cc -O2 -o {work}/table-map {peers}/table-map.c")
+        sh(f"c++ -O2 -o {work}/icu-normalize-utf8 {peers}/icu-normalize-utf8.cpp $(pkg-config --cflags --libs icu-uc)")
+        sh(f"cc -O2 -o {work}/copy {peers}/copy.c")
         ours = lambda name: os.path.join(bin_dir, name)
         peer = lambda name: os.path.join(work, name)
 
@@ -139,6 +150,12 @@ def main():
 
         if options.only == "jobs":
             jobs_section(options, work, ours, inputs)
+            return
+        if options.only == "peers":
+            inputs["mixed"] = f"{work}/mixed.txt"
+            with open(inputs["mixed"], "wb") as f:
+                f.write(mixed_text(text))
+            strongest_peers_section(options, work, ours, peer, inputs, text)
             return
         if options.only == "normalize":
             normalize_section(options, work, ours, peer, inputs, text)
@@ -477,6 +494,84 @@ def timed_runs(argv, source, work, runs, name):
     return statistics.median(times)
 
 
+def strongest_peers_section(options, work, ours, peer, inputs, text):
+    """hangul-normalize against ICU's fastest API (Normalizer2::normalizeUTF8,
+    C++), ICU's UTF-16 C API, Python's unicodedata line by line, and the copy
+    limit (read/write with no work), in CPU seconds (user + system), median of
+    alternating runs. Floors (issue 31): ≥ 3× normalizeUTF8 and ≥ 10× Python
+    on every row; rows whose input is already in the form ≥ 0.5× the copy
+    limit (copy time / our time)."""
+    def write(name, data):
+        inputs[name] = f"{work}/{name}.txt"
+        with open(inputs[name], "wb") as f:
+            f.write(data)
+    mixed = open(inputs["mixed"], "rb").read().decode("utf-8")
+    write("mixed-nfc", unicodedata.normalize("NFC", mixed).encode("utf-8"))
+    # ASCII: the QWERTY keys of the corpus (English-like letters, spaces, punctuation).
+    flags = {"nfc": "-c", "nfd": "-d", "nfkc": "-C", "nfkd": "-D"}
+    rows = [("Korean NFC → NFC (already)", "text", "nfc", True),
+            ("Korean NFD → NFD (already)", "nfd", "nfd", True),
+            ("mixed NFC → NFC (already)", "mixed-nfc", "nfc", True),
+            ("ASCII → NFC", "qwerty", "nfc", True),
+            ("Korean NFD → NFC", "nfd", "nfc", False),
+            ("Korean text → NFD", "text", "nfd", False),
+            ("mixed scripts → NFC", "mixed", "nfc", False),
+            ("mixed scripts → NFKC", "mixed", "nfkc", False)]
+    python_runs = min(options.runs, 3)
+    print("\nhangul-normalize against the strongest peers, CPU seconds (user + system), median of "
+          f"{options.runs} alternating runs ({python_runs} for Python), one core, output to a file;\n"
+          "ratios are peer time / our time; floors: ≥ 3× ICU normalizeUTF8, ≥ 10× Python, "
+          "already-normalized rows ≥ 0.5× the copy limit")
+    header = (f"{'task':28} {'MB':>6} {'ours MB/s':>10} {'ICU UTF-8':>10} {'ICU UTF-16':>11} "
+              f"{'Python':>8} {'copy':>7} {'peak MiB':>9}")
+    print(header)
+    print("-" * len(header))
+    missed = []
+    for name, kind, form, already in rows:
+        source = inputs[kind]
+        megabytes = os.path.getsize(source) / 1e6
+        argv = [ours("hangul-normalize"), "--form", form]
+        times = {"ours": [], "utf8": [], "utf16": [], "copy": []}
+        peaks = []
+        for _ in range(options.runs):
+            _, seconds, peak = timed_cpu(argv, source, f"{work}/ours.out")
+            times["ours"].append(seconds)
+            peaks.append(peak)
+            times["utf8"].append(timed_cpu([peer("icu-normalize-utf8"), flags[form]], source,
+                                           f"{work}/peer.out")[1])
+            times["utf16"].append(timed_cpu([peer("icu-normalize"), flags[form]], source,
+                                            f"{work}/peer16.out")[1])
+            times["copy"].append(timed_cpu([peer("copy")], source, f"{work}/copy.out")[1])
+        python = [timed_cpu(["python3", os.path.join(ROOT, "bench", "peers", "python-normalize.py"),
+                             form.upper()], source, f"{work}/python.out")[1] for _ in range(python_runs)]
+        same = (files_equal(f"{work}/ours.out", f"{work}/peer.out")
+                and files_equal(f"{work}/ours.out", f"{work}/peer16.out")
+                and files_equal(f"{work}/ours.out", f"{work}/python.out"))
+        # CPU time can read 0.00 for a tiny run: count it as 5 ms, /usr/bin/time's resolution is 10 ms.
+        ours_time = max(statistics.median(times["ours"]), 0.005)
+        ratio = lambda key: max(statistics.median(times[key]), 0.005) / ours_time
+        python_ratio = max(statistics.median(python), 0.005) / ours_time
+        print(f"{name:28} {megabytes:6.1f} {megabytes / ours_time:10.1f} {ratio('utf8'):9.2f}× "
+              f"{ratio('utf16'):10.2f}× {python_ratio:7.1f}× {ratio('copy') if already else float('nan'):6.2f}× "
+              f"{max(peaks):9.1f}" + ("" if same else "  OUTPUTS DIFFER"))
+        if ratio("utf8") < 3:
+            missed.append(f"{name}: {ratio('utf8'):.2f}× ICU normalizeUTF8 (floor 3×)")
+        if python_ratio < 10:
+            missed.append(f"{name}: {python_ratio:.1f}× Python (floor 10×)")
+        if already and ratio("copy") < 0.5:
+            missed.append(f"{name}: {ratio('copy'):.2f}× the copy limit (floor 0.5×)")
+    print("floors: " + ("all met" if not missed else "missed: " + "; ".join(missed)))
+
+    print("\n--verify on the same rows (CPU seconds, median; target ≤ 1.5×)")
+    for name, kind, form, _ in rows:
+        argv = [ours("hangul-normalize"), "--form", form]
+        plain = statistics.median([timed_cpu(argv, inputs[kind], f"{work}/ours.out")[1]
+                                   for _ in range(options.runs)])
+        verified = statistics.median([timed_cpu(argv + ["--verify"], inputs[kind], f"{work}/ours.out")[1]
+                                      for _ in range(options.runs)])
+        print(f"  {name:32} {plain:6.3f} s  --verify {verified:6.3f} s  {verified / max(plain, 0.005):5.2f}×")
+
+
 def normalize_section(options, work, ours, peer, inputs, text):
     """hangul-normalize against ICU's unorm2, uconv and convmv; --verify cost."""
     uconv = shutil.which("uconv")
@@ -512,6 +607,8 @@ def normalize_section(options, work, ours, peer, inputs, text):
         else:
             line += f" {'(no uconv)':>11}"
         print(line + ("" if same else "  OUTPUTS DIFFER"))
+
+    strongest_peers_section(options, work, ours, peer, inputs, text)
 
     print("\n--verify: the same run with and without it (median wall seconds; target ≤ 1.5×)")
     for name, kind, argv in [
