@@ -104,7 +104,21 @@ struct NormalizationPass {
       }
       state.position = position
     }
+    // Where the block scan may next be tried: after a block it refused.
+    var scanFrom = loopStart &+ 2
     while position < count {
+      if position >= scanFrom, position &+ ComposedTextScan.margin <= count {
+        // Bytes loopStart..<position are code points this loop took, so the
+        // two before `position` end well-formed code points.
+        let skipped = ComposedTextScan.skip(
+          base, from: position, count: count, belowU0300: !compatibility)
+        scanFrom = skipped &+ 16
+        if skipped > position {
+          position = skipped
+          copied = true
+          continue
+        }
+      }
       let lead = base[position]
       if lead < 0x80 {
         // ASCII, eight bytes at a time where it can.
