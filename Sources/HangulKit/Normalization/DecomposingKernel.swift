@@ -6,7 +6,7 @@
 /// anything else for the general path.
 ///
 ///     // "한 a" → E1 84 92 E1 85 A1 E1 86 AB 20 61, stopping 8 bytes before the end
-///     let stop = DecomposingKernel.run(base, from: 0, count: n, out, written: 0, flags, syllables)
+///     let stop = DecomposingKernel.run(base, from: 0, count: n, out, written: 0, flags, syllables, twoByteLeads: 1)
 ///
 /// The loop reads only while eight bytes are left (no bounds checks) and
 /// recognises every sequence exactly, overlong, surrogate and cut-off forms
@@ -25,12 +25,13 @@ enum DecomposingKernel {
   /// Writes the NFD of `base[start...]` at `out + written` until a code
   /// point it does not take or until fewer than eight bytes are left.
   /// `flags` is the ``NormalizationProperties`` table, `syllables` the
-  /// ``SyllableDecompositions`` bytes.
+  /// ``SyllableDecompositions`` bytes; `twoByteLeads` what
+  /// ``NormalizedTextScan`` takes of the two-byte code points in this form.
   @inline(never)
   static func run(
     _ base: UnsafePointer<UInt8>, from start: Int, count: Int,
     _ out: UnsafeMutablePointer<UInt8>, written: Int, _ flags: UnsafeMutablePointer<UInt8>,
-    _ syllables: UnsafeRawPointer
+    _ syllables: UnsafeRawPointer, twoByteLeads: UInt8
   ) -> Stop {
     guard count &- start >= 8 else { return Stop(position: start, written: written, nearEnd: true) }
     var cursor = base + start
@@ -38,8 +39,25 @@ enum DecomposingKernel {
     let last = base + (count &- 8)
     let stable = NormalizationProperties.stable
     var nearEnd = true
+    // Where the block scan may next be tried: two bytes in (it reads the two
+    // before it, which must be code points this loop took), and past a
+    // block it refused.
+    var scanFrom = base + start + 2
     while cursor <= last {
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
+      if word & 0xFF == 0xE1, cursor >= scanFrom {
+        // Conjoining jamo (NFD Korean): copied as they are, sixteen bytes a step.
+        let position = cursor - base
+        let skipped = NormalizedTextScan.skip(
+          base, from: position, count: count, decomposed: true, twoByteLeads: twoByteLeads)
+        scanFrom = base + skipped + 16
+        if skipped > position {
+          target.copyMemory(from: cursor, byteCount: skipped &- position)
+          target += skipped &- position
+          cursor = base + skipped
+          continue
+        }
+      }
       if word & 0x80 == 0 {
         // ASCII: the whole word is stored, and the ASCII bytes it starts with count.
         target.storeBytes(of: word, as: UInt64.self)

@@ -107,11 +107,12 @@ struct NormalizationPass {
     // Where the block scan may next be tried: after a block it refused.
     var scanFrom = loopStart &+ 2
     while position < count {
-      if position >= scanFrom, position &+ ComposedTextScan.margin <= count {
+      if position >= scanFrom, position &+ NormalizedTextScan.margin <= count {
         // Bytes loopStart..<position are code points this loop took, so the
         // two before `position` end well-formed code points.
-        let skipped = ComposedTextScan.skip(
-          base, from: position, count: count, belowU0300: !compatibility)
+        let skipped = NormalizedTextScan.skip(
+          base, from: position, count: count, decomposed: false,
+          twoByteLeads: compatibility ? 0 : NormalizedTextScan.composedTwoByteLeads)
         scanFrom = skipped &+ 16
         if skipped > position {
           position = skipped
@@ -293,11 +294,12 @@ struct NormalizationPass {
   static func copyDecomposing(
     _ state: inout CopyState, _ base: UnsafePointer<UInt8>, _ count: Int,
     _ out: UnsafeMutablePointer<UInt8>, _ table: UnsafeMutablePointer<UInt8>,
-    _ syllableTable: UnsafeRawPointer
+    _ syllableTable: UnsafeRawPointer, twoByteLeads: UInt8
   ) {
     let start = state.position
     let stop = DecomposingKernel.run(
-      base, from: start, count: count, out, written: state.written, table, syllableTable)
+      base, from: start, count: count, out, written: state.written, table, syllableTable,
+      twoByteLeads: twoByteLeads)
     if stop.position > start {
       state.position = stop.position
       state.written = stop.written
@@ -520,7 +522,9 @@ struct NormalizationPass {
           Self.copyComposing(
             &state, base, count, out, table, compatibility: normalizer.form == .nfkc)
         } else {
-          Self.copyDecomposing(&state, base, count, out, table, syllableTable)
+          Self.copyDecomposing(
+            &state, base, count, out, table, syllableTable,
+            twoByteLeads: normalizer.form == .nfkd ? 0 : NormalizedTextScan.decomposedTwoByteLeads)
         }
         position = state.position
         written = state.written
