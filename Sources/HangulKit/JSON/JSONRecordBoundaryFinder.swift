@@ -92,7 +92,7 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   }
 
   /// The state a splitter starts from at the boundary returned last.
-  public var resumePoint: any Sendable { point }
+  public var resumePoint: JSONRecordSplitter.ResumePoint { point }
 
   /// The state at the boundary returned last, as its own type.
   public var splitterResumePoint: JSONRecordSplitter.ResumePoint { point }

@@ -14,7 +14,11 @@
 /// piece after it itself, and the runner then calls ``stopGuessing()``.
 ///
 /// Time: O(n) over the whole file, on the thread that cuts the pieces.
-public protocol PieceBoundaryFinder {
+public protocol PieceBoundaryFinder<ResumePoint> {
+  /// What a filter needs to begin a piece at a boundary (its
+  /// ``ByteFilter/ResumePoint``).
+  associatedtype ResumePoint: Sendable
+
   /// Reads `bytes`, the next bytes of the file (from ``position``, in order,
   /// in blocks of any size but never empty: the runner reads no further
   /// than the file's size at open, and a file that ends before it is an
@@ -25,7 +29,7 @@ public protocol PieceBoundaryFinder {
   /// runner's reading relies on it to end).
   mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int) -> Int?
   /// What a filter needs to start at the boundary that ``boundary(in:notBefore:)`` returned last.
-  var resumePoint: any Sendable { get }
+  var resumePoint: ResumePoint { get }
   /// The file offset of the next byte the finder reads.
   var position: Int { get }
   /// Stops guessing boundaries, after a guess was wrong (it may then read
