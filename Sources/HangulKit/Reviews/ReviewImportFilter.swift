@@ -122,6 +122,10 @@ public struct ReviewImportFilter: ByteFilter {
     reader.isContinued(by: next.reader)
   }
 
+  /// Where the filter stands, when it is between records with nothing
+  /// pending: a filter begun there goes on as this one does. O(1).
+  public var resumePoint: JSONRecordSplitter.ResumePoint? { reader.resumePoint }
+
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.

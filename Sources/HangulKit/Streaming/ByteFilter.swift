@@ -69,6 +69,12 @@ public protocol ByteFilter {
   /// again, in order, through this filter. `true` unless a filter says
   /// otherwise (its state at the start of a line is its initial state).
   func isContinued(by next: Self) -> Bool
+  /// Where the filter stands, when a filter begun there with
+  /// ``beginPiece(named:resumingAt:)`` would go on exactly as it does:
+  /// after a wrong guess of the runner's ``PieceBoundaryFinder``, the finder
+  /// goes on from there, not from the input's start. `nil` unless a filter
+  /// says otherwise.
+  var resumePoint: ResumePoint? { get }
 }
 
 extension ByteFilter {
@@ -83,6 +89,8 @@ extension ByteFilter {
   }
 
   public func isContinued(by next: Self) -> Bool { true }
+
+  public var resumePoint: ResumePoint? { nil }
 
   public mutating func endPiece(into output: inout [UInt8]) throws {
     try finish(into: &output)

@@ -69,4 +69,6 @@ extension ByteFilterWrapper {
   public func isContinued(by next: Self) -> Bool {
     inner.isContinued(by: next.inner)
   }
+
+  public var resumePoint: ResumePoint? { inner.resumePoint }
 }

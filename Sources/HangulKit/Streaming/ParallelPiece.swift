@@ -51,7 +51,7 @@ func roundedCapacity(_ count: Int) -> Int {
 }
 
 /// Where a piece of a parallel run lies, as the cutting made it.
-struct PieceCut<ResumePoint> {
+struct PieceCut<ResumePoint: Sendable> {
   let index: Int
   let fileIndex: Int
   let range: Range<Int>

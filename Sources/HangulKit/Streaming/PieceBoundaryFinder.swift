@@ -35,8 +35,17 @@ public protocol PieceBoundaryFinder<ResumePoint> {
   /// Stops guessing boundaries, after a guess was wrong (it may then read
   /// the file again from its start). Nothing unless a finder says otherwise.
   mutating func stopGuessing()
+  /// Stops guessing boundaries, after a guess was wrong, and reads on from
+  /// `point`, where a filter that read the input in order stands (its
+  /// ``ByteFilter/resumePoint``), at or before ``position``: only what
+  /// follows it is read again. ``stopGuessing()`` unless a finder says otherwise.
+  mutating func stopGuessing(resumingFrom point: ResumePoint)
 }
 
 extension PieceBoundaryFinder {
   public mutating func stopGuessing() {}
+
+  public mutating func stopGuessing(resumingFrom point: ResumePoint) {
+    stopGuessing()
+  }
 }

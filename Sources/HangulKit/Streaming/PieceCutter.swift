@@ -10,7 +10,7 @@
 /// start (``documentKey``), or at a boundary that the finder found (inputs
 /// whose records are not lines). Used by one thread at a time (the
 /// schedule's lock). Time: O(the bytes it looks at).
-struct PieceCutter<ResumePoint> {
+struct PieceCutter<ResumePoint: Sendable> {
   let files: [OpenFile]
   let separator: UInt8
   let pieceSize: Int
@@ -30,11 +30,19 @@ struct PieceCutter<ResumePoint> {
   /// The boundary finder of the file being cut, and what it found where the next piece begins.
   private var boundaryFinder: (any PieceBoundaryFinder<ResumePoint>)?
   private var nextResumePoint: ResumePoint?
-  /// Whether the filter before a piece found that the piece's boundary was
+  /// Set when the filter before a piece found that the piece's boundary was
   /// not where the finder said: the finder stops guessing.
-  var guessWasWrong = false
+  var wrongGuess: WrongGuess?
   /// The bytes the cutting reads.
   private var window: [UInt8] = []
+
+  /// A wrong guess of the boundary finder, in the file at `fileIndex`, and
+  /// where the filter that then read the piece in order stood before it
+  /// (``ByteFilter/resumePoint``), when it stood where a piece can begin.
+  struct WrongGuess: Sendable {
+    var fileIndex: Int
+    var knownGood: ResumePoint?
+  }
 
   init(
     files: [OpenFile], separator: UInt8, pieceSize: Int, boundaryReach: Int,
@@ -80,11 +88,16 @@ struct PieceCutter<ResumePoint> {
       if offset == 0 {
         boundaryFinder = makeBoundaryFinder()
         nextResumePoint = nil
-      } else if guessWasWrong {
-        // From here on the finder follows the input (from its start, once).
-        boundaryFinder?.stopGuessing()
+      } else if let wrongGuess {
+        // From here on the finder follows the input: from where the filter
+        // before the wrong guess stood, or else from the start, once.
+        if wrongGuess.fileIndex == fileIndex, let point = wrongGuess.knownGood {
+          boundaryFinder?.stopGuessing(resumingFrom: point)
+        } else {
+          boundaryFinder?.stopGuessing()
+        }
       }
-      guessWasWrong = false
+      wrongGuess = nil
       resumePoint = insideRecord ? nil : nextResumePoint
       end = try boundaryEnd(in: file, notBefore: target, before: limit)
     } else if target == file.size {

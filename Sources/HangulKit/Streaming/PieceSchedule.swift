@@ -92,9 +92,12 @@ final class PieceSchedule<Filter: ByteFilter>: @unchecked Sendable {
 
   /// Tells the cutting that a piece's filter did not go on from where the
   /// one before it stopped (a wrong guess of the boundary finder, or broken
-  /// input): the finder stops guessing.
-  func noteWrongBoundary() {
-    state.withLock { $0.cutter.guessWasWrong = true }
+  /// input), in the file at `fileIndex`, where that filter stood at
+  /// `knownGood`, if it is known: the finder stops guessing.
+  func noteWrongBoundary(inFile fileIndex: Int, knownGood: Filter.ResumePoint?) {
+    let wrongGuess = PieceCutter<Filter.ResumePoint>.WrongGuess(
+      fileIndex: fileIndex, knownGood: knownGood)
+    state.withLock { $0.cutter.wrongGuess = wrongGuess }
   }
 
   /// The worker loop: cut the next piece, read it, run it, hand it over.

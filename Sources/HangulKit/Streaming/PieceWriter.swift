@@ -90,7 +90,10 @@ struct PieceWriter<Filter: ByteFilter> {
       guard var filter = current else {
         preconditionFailure("a piece that begins inside a line comes after one with a filter")
       }
-      if !piece.startsInsideRecord, piece.resumePoint != nil { schedule?.noteWrongBoundary() }
+      if !piece.startsInsideRecord, piece.resumePoint != nil {
+        // The filter stands where the piece really begins: the finder goes on from there.
+        schedule?.noteWrongBoundary(inFile: piece.fileIndex, knownGood: filter.resumePoint)
+      }
       self.current = nil
       if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
       do {
