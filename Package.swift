@@ -47,7 +47,8 @@ let package = Package(
       name: "HangulInput",
       swiftSettings: [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
     .target(name: "HangulKit", dependencies: ["HangulInput", "CICU", "CExpat", "CSystemCalls"]),
-    .target(name: "HangulCommandLine", dependencies: ["HangulKit", argumentParser]),
+    .target(
+      name: "HangulCommandLine", dependencies: ["HangulKit", "CSystemCalls", argumentParser]),
     // Text typed in the wrong 한/영 mode, judged with Hunspell's dictionaries:
     // a library of its own, so that the other programs do not link libhunspell.
     .systemLibrary(
@@ -65,7 +66,9 @@ let package = Package(
       name: "hangul-wrongmode", dependencies: commandLine + ["HangulWrongMode"],
       linkerSettings: staticRuntime),
     .testTarget(name: "HangulInputTests", dependencies: ["HangulInput"], exclude: ["Fixtures"]),
-    .testTarget(name: "HangulKitTests", dependencies: ["HangulKit"], exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HangulKitTests", dependencies: ["HangulKit", "HangulCommandLine"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "HangulWrongModeTests", dependencies: ["HangulWrongMode"], exclude: ["Fixtures"]),
     .testTarget(

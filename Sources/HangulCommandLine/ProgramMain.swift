@@ -26,6 +26,8 @@ extension ParsableCommand {
   /// written to standard error.
   public static func runAsProgram() {
     StandardStream.openClosedStandardDescriptors()
+    // Before any input is mapped: a file truncated meanwhile is an error (74).
+    MappedInputGuard.install(program: configuration.commandName ?? "program")
     let arguments = ProgramArguments.forParser
     if let error = subcommandError(arguments) { exitReporting(error, arguments: arguments) }
     let command: ParsableCommand

@@ -151,8 +151,7 @@ struct HangulCompose: ParsableCommand {
       var filter = KeystrokeLogFilter(
         keys: compose.keys, keyboard: keyboard, options: options,
         maximumLineLength: maxLine.value)
-      status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-        &filter, report: diagnostics.report)
+      status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
     case .text where keyboard.layout.type == .keypad:
       status = try run(
         KeypadComposeFilter(
@@ -174,7 +173,7 @@ struct HangulCompose: ParsableCommand {
     let maximumLineLength = maxLine.value
     let keys = compose.keys
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    var runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    var runner = input.parallelRunner(files, jobs: jobs.jobs)
     runner.countsOutputLines = verify
     var statistics = StatisticsReport()
     var tally = VerificationTally()
@@ -187,12 +186,13 @@ struct HangulCompose: ParsableCommand {
               maximumLineLength: maximumLineLength, countsOutput: counts),
             normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
           verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)
-      }, continues: { _, _ in true },
+      },
       merge: { filter, place, finished in
         guard finished else { return }
         statistics.append(filter.statistics)
         tally.add(filter, at: place)
-      }, report: diagnostics.report)
+      }, report: diagnostics.report
+    ).exitStatus
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
     return tally.status(after: status, report: diagnostics.report)
   }
@@ -209,8 +209,7 @@ struct HangulCompose: ParsableCommand {
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
     // Keys are numbered in input order: one thread for --output keystrokes.
-    var runner = ParallelFilterRunner(
-      paths: files, jobs: output == .keystrokes ? 1 : jobs.jobs, inputEncoding: input.encoding)
+    var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
     runner.countsOutputLines = verify
     runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
@@ -234,9 +233,6 @@ struct HangulCompose: ParsableCommand {
               normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
             verifier: verifies ? try OutputVerifier(expecting: .composed) : nil))
       },
-      continues: { before, next in
-        before.inner.inner.inner.isContinued(by: next.inner.inner.inner)
-      },
       merge: { filter, place, finished in
         let unshown = filter.log.drain(shift: place.recordsBeforeInInput) {
           errors.add($0.description)
@@ -245,7 +241,8 @@ struct HangulCompose: ParsableCommand {
         guard finished else { return }
         statistics.append(filter.inner.statistics)
         tally.add(filter.inner, at: place)
-      }, report: diagnostics.report)
+      }, report: diagnostics.report
+    ).exitStatus
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
@@ -256,8 +253,7 @@ struct HangulCompose: ParsableCommand {
     var filter = VerifyingFilter(
       NormalizingFilter(composer, normalizer: nfc ? try ICUNormalizer(.nfc) : nil),
       verifier: verify ? try OutputVerifier(expecting: .composed) : nil)
-    let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-      &filter, report: diagnostics.report)
+    let status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
     if stats {
       let report = filter.statistics
       diagnostics.write(statsFormat == .json ? report.json : report.text)

@@ -169,19 +169,20 @@ struct HangulDecompose: ParsableCommand {
   ) -> (Int32, VerificationTally) {
     let verifies = verifier != nil
     let expectation = verifier?.expectation ?? .composed
-    var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
+    var runner = input.parallelRunner(files, jobs: jobs)
     runner.countsOutputLines = verifies
     var tally = VerificationTally()
     let status = runner.run(
       makeFilter: {
         VerifyingFilter(
           try makeFilter(), verifier: verifies ? try OutputVerifier(expecting: expectation) : nil)
-      }, continues: { _, _ in true },
+      },
       merge: { filter, place, isFinished in
         guard isFinished else { return }
         tally.add(filter, at: place)
         finished(filter.inner)
-      }, report: diagnostics.report)
+      }, report: diagnostics.report
+    ).exitStatus
     return (status, tally)
   }
 }

@@ -8,8 +8,7 @@ extension HangulNormalize {
   /// worse error).
   func checkText(_ diagnostics: Diagnostics) throws -> Int32 {
     let (form, separator) = (form ?? .nfc, zeroTerminated ? UInt8(0) : 0x0A)
-    let runner = ParallelFilterRunner(
-      paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
+    let runner = input.parallelRunner(files, jobs: jobs.jobs, separator: separator)
     // A fast path that disagrees with ICU stops the run here.
     _ = try NormalFormChecker(form: form, separator: separator)
     let write = { (lines: UnsafeBufferPointer<UInt8>) in
@@ -28,7 +27,6 @@ extension HangulNormalize {
         if !parallel { single = filter.log }
         return filter
       },
-      continues: { _, _ in true },
       merge: { filter, place, finished in
         filter.log.flush()
         filter.log.drain(shift: place.recordsBeforeInInput, to: write)
@@ -39,7 +37,8 @@ extension HangulNormalize {
       report: {
         single?.flush()
         diagnostics.report($0)
-      })
+      }
+    ).exitStatus
     let unit = zeroTerminated ? "record" : "line"
     let name = form.name.uppercased()
     let checked = "checked \(lines) \(unit)\(lines == 1 ? "" : "s")"

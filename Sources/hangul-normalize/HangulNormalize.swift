@@ -129,8 +129,7 @@ struct HangulNormalize: ParsableCommand {
   func filter(_ diagnostics: Diagnostics) throws -> Int32 {
     // A record's normal form depends on that record alone: records can go to separate threads.
     let (form, verifies, separator) = (form ?? .nfc, verify, zeroTerminated ? UInt8(0) : 0x0A)
-    let runner = ParallelFilterRunner(
-      paths: files, jobs: jobs.jobs, separator: separator, inputEncoding: input.encoding)
+    let runner = input.parallelRunner(files, jobs: jobs.jobs, separator: separator)
     // A fast path that disagrees with ICU stops the run here, before any output.
     _ = try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
     var tally = VerificationTally()
@@ -138,10 +137,10 @@ struct HangulNormalize: ParsableCommand {
       makeFilter: {
         try CheckedNormalizeFilter(form: form, verify: verifies, separator: separator)
       },
-      continues: { _, _ in true },
       merge: { filter, place, finished in
         if finished { tally.add(filter, at: place) }
-      }, report: diagnostics.report)
+      }, report: diagnostics.report
+    ).exitStatus
     return tally.status(after: status, form: form, report: diagnostics.report)
   }
 

@@ -233,8 +233,7 @@ extension HangulReviews {
         timeZone: zone, structureProblem: { errors.add($0.description) },
         memberLeftOut: { errors.add($0.description) }
       ) { errors.add($0.description) }
-      let status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-        &filter, report: diagnostics.report)
+      let status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
       errors.finish()
       if !quiet {
         diagnostics.report(

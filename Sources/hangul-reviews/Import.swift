@@ -120,38 +120,36 @@ extension HangulReviews {
           errors.add(problem.description)
         }
       }
-      var runner = ParallelFilterRunner(paths: files, jobs: jobs, inputEncoding: input.encoding)
+      let runner = input.parallelRunner(files, jobs: jobs)
       let (contentField, recordsField, dates) = (contentField, recordsField, dates)
-      runner.boundaryFinder = {
-        JSONRecordBoundaryFinder(recordsField: recordsField, guessing: true)
-      }
       var tally = ReviewImportTally()
       let progress = ProgressLine(diagnostics)
       let status: Int32
-      if runner.runsInParallel {
+      if runner.runsInParallel(findingBoundaries: true) {
         // Each piece's findings wait in its filter's log until the pieces before it are written.
-        status = runner.run(
-          makeFilter: {
-            try ReviewImportFilter(
-              content: mode, contentField: contentField, recordsField: recordsField,
-              timeZone: zone, dates: dates, log: ReviewImportLog())
-          },
-          continues: { before, next in before.isContinued(by: next) },
-          merge: { filter, _, finished in
-            tally.merge(&filter, finished: finished, write)
-            progress.update(records: tally.recordsRead, bytes: tally.bytesRead)
-          }, report: diagnostics.report)
+        status =
+          runner.run(
+            makeFilter: {
+              try ReviewImportFilter(
+                content: mode, contentField: contentField, recordsField: recordsField,
+                timeZone: zone, dates: dates, log: ReviewImportLog())
+            },
+            boundaries: { JSONRecordBoundaryFinder(recordsField: recordsField, guessing: true) },
+            merge: { filter, _, finished in
+              tally.merge(&filter, finished: finished, write)
+              progress.update(records: tally.recordsRead, bytes: tally.bytesRead)
+            }, report: diagnostics.report
+          ).exitStatus
       } else {
         // One thread: each finding is reported as its record is read (`tail -f reviews |`).
         var filter = try ReviewImportFilter(
           content: mode, contentField: contentField, recordsField: recordsField, timeZone: zone,
           dates: dates, structureProblem: { write(.structureProblem($0)) }
         ) { write(.reject($0)) }
-        status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-          &filter, report: diagnostics.report
-        ) { filter in
-          progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
-        }
+        status =
+          input.runner(files).run(&filter, report: diagnostics.report) { filter in
+            progress.update(records: filter.recordsRead, bytes: filter.bytesRead)
+          }.exitStatus
         tally.merge(&filter, finished: true) { _ in }
       }
       progress.clear()

@@ -171,22 +171,25 @@ struct WrongModeCommandOptions: ParsableArguments {
       })
     defer { spans.report?.close() }
     let options = WrongModeOptions(minLength: minLength, minScore: minScore)
-    let runner = ParallelFilterRunner(paths: files, jobs: jobs.jobs, inputEncoding: input.encoding)
+    let runner = input.parallelRunner(files, jobs: jobs.jobs)
     var status: Int32
     if runner.runsInParallel {
       // Each piece's filter counts lines from 1: its spans move by the lines before it.
-      status = runner.run(
-        makeFilter: { WrongModeFilter(lexicon: lexicon, options: options, mode: mode) },
-        continues: { _, _ in true },
-        merge: { filter, place, _ in
-          spans.write(filter.findings.take(), linesBefore: place.recordsBeforeInInput)
-        }, report: diagnostics.report)
+      status =
+        runner.run(
+          makeFilter: { WrongModeFilter(lexicon: lexicon, options: options, mode: mode) },
+          merge: { filter, place, _ in
+            spans.write(filter.findings.take(), linesBefore: place.recordsBeforeInInput)
+          }, report: diagnostics.report
+        ).exitStatus
     } else {
       // One filter for all: its spans are written after every block, not kept to the end.
       var filter = WrongModeFilter(lexicon: lexicon, options: options, mode: mode)
-      status = FilterRunner(paths: files, inputEncoding: input.encoding).run(
-        &filter, report: diagnostics.report,
-        afterBlock: { spans.write($0.findings.take(), linesBefore: 0) })
+      status =
+        input.runner(files).run(
+          &filter, report: diagnostics.report,
+          afterBlock: { spans.write($0.findings.take(), linesBefore: 0) }
+        ).exitStatus
       spans.write(filter.findings.take(), linesBefore: 0)
     }
     if !spans.flush() {

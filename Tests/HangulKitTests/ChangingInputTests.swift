@@ -1,4 +1,5 @@
 import Foundation
+import HangulCommandLine
 import HangulKit
 import Synchronization
 import Testing
@@ -18,6 +19,8 @@ struct ChangingInputTests {
   /// Copies its input and, at its first chunk (of any filter sharing
   /// `change`), changes the file.
   struct ChangingFilter: ByteFilter {
+    /// Its pieces may begin where a JSON boundary finder says (it reads them as any).
+    typealias ResumePoint = JSONRecordSplitter.ResumePoint
     let change: Change
 
     mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws {
@@ -103,6 +106,21 @@ struct ChangingInputTests {
   /// last page mapped (no SIGBUS: the cut bytes read as zeros).
   static let sizes = [64 * 4096 + 2_000, 600 * 4096 + 2_000]
 
+  /// Runs `ChangingFilter`s over mapped pieces, cut at lines or (`byRecords`)
+  /// where a guessing JSON boundary finder says; returns the exit status.
+  static func run(
+    _ runner: ParallelFilterRunner, byRecords: Bool, change: Change, report: (String) -> Void
+  ) -> Int32 {
+    var runner = runner
+    runner.mapsInputs = true
+    var boundaries: (@Sendable () -> any PieceBoundaryFinder<JSONRecordSplitter.ResumePoint>)?
+    if byRecords { boundaries = { JSONRecordBoundaryFinder(guessing: true) } }
+    let outcome = runner.run(
+      makeFilter: { ChangingFilter(change: change) }, boundaries: boundaries,
+      merge: { _, _, _ in }, report: report)
+    return outcome.exitStatus
+  }
+
   static let kinds: [Change.Kind] = [.shrink(100), .grow(5_000)]
 
   @Test("one thread: a file that changes while read is an error", arguments: sizes, kinds)
@@ -110,7 +128,9 @@ struct ChangingInputTests {
     let input = Self.text(size: size)
     let result = try Self.running(input) { path, output, report in
       var filter = ChangingFilter(change: Change(path: path, kind: kind))
-      return FilterRunner(paths: [path], outputDescriptor: output).run(&filter, report: report)
+      return FilterRunner(paths: [path], outputDescriptor: output, mapsInputs: true).run(
+        &filter, report: report
+      ).exitStatus
     }
     #expect(result.status == 74, "\(size) bytes, \(kind)")
     #expect(result.messages == ["IN: the file changed while it was read"])
@@ -125,11 +145,10 @@ struct ChangingInputTests {
     // first piece's filter changed the file.
     let input = Self.text(size: 40 * 65_536 + 2_000)
     let result = try Self.running(input) { path, output, report in
-      var runner = ParallelFilterRunner(
+      let runner = ParallelFilterRunner(
         paths: [path], jobs: 2, pieceSize: 65_536, outputDescriptor: output)
-      if byRecords { runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: true) } }
       let change = Change(path: path, kind: kind)
-      return runner.run(makeFilter: { ChangingFilter(change: change) }, report: report)
+      return Self.run(runner, byRecords: byRecords, change: change, report: report)
     }
     #expect(result.status == 74, "\(kind)")
     #expect(result.messages == ["IN: the file changed while it was read"])
@@ -144,13 +163,12 @@ struct ChangingInputTests {
   func cutShortByFar(byRecords: Bool) throws {
     let input = Self.text(size: 40 * 65_536)
     let result = try Self.running(input) { path, output, report in
-      var runner = ParallelFilterRunner(
+      let runner = ParallelFilterRunner(
         paths: [path], jobs: 2, pieceSize: 65_536, outputDescriptor: output)
-      if byRecords { runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: true) } }
       // To three quarters: well past the pieces cut when it happens (no
       // SIGBUS), well before the end the cutting reads to.
       let change = Change(path: path, kind: .shrink(input.count / 4))
-      return runner.run(makeFilter: { ChangingFilter(change: change) }, report: report)
+      return Self.run(runner, byRecords: byRecords, change: change, report: report)
     }
     #expect(result.status == 74)
     #expect(result.messages == ["IN: the file changed while it was read"])

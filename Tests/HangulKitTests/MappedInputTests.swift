@@ -1,4 +1,5 @@
 import Foundation
+import HangulCommandLine
 import HangulKit
 import Testing
 
@@ -44,15 +45,15 @@ struct MappedInputTests {
     let handle = try FileHandle(forWritingTo: outputURL)
     var messages: [String] = []
     var filter = try makeFilter()
-    let status = FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
-      &filter
-    ) { message in
+    let status = FilterRunner(
+      paths: paths, outputDescriptor: handle.fileDescriptor, mapsInputs: true
+    ).run(&filter) { message in
       var message = message
       for (index, path) in paths.enumerated() {
         message = message.replacingOccurrences(of: path, with: "IN\(index)")
       }
       messages.append(message)
-    }
+    }.exitStatus
     try handle.close()
     return (Array(try Data(contentsOf: outputURL)), messages, status)
   }

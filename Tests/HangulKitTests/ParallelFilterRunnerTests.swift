@@ -1,4 +1,5 @@
 import Foundation
+import HangulCommandLine
 import HangulKit
 import Synchronization
 import Testing
@@ -55,14 +56,17 @@ import Testing
     let status: Int32
     if jobs == 1 {
       var filter = try makeFilter()
-      status = FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
-        &filter, report: report)
+      status =
+        FilterRunner(
+          paths: paths, outputDescriptor: handle.fileDescriptor, mapsInputs: true
+        ).run(&filter, report: report).exitStatus
     } else {
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, separator: separator, pieceSize: pieceSize,
         outputDescriptor: handle.fileDescriptor)
       runner.boundaryReach = boundaryReach
-      status = runner.run(makeFilter: makeFilter, report: report)
+      runner.mapsInputs = true
+      status = runner.run(makeFilter: makeFilter, report: report).exitStatus
     }
     try handle.close()
     return (Array(try Data(contentsOf: outputURL)), messages, status)

@@ -1,4 +1,5 @@
 import Foundation
+import HangulCommandLine
 import HangulKit
 import Testing
 
@@ -154,30 +155,36 @@ import Testing
       }) {
         findings.append(.reject($0))
       }
-      outcome.status = FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
-        &filter, report: report)
+      outcome.status =
+        FilterRunner(paths: paths, outputDescriptor: handle.fileDescriptor).run(
+          &filter, report: report
+        ).exitStatus
       tally.merge(&filter, finished: true) { _ in }
       outcome.findings = findings.map { describe($0, in: folder) }
     } else {
       var runner = ParallelFilterRunner(
         paths: paths, jobs: jobs, pieceSize: pieceSize, outputDescriptor: handle.fileDescriptor)
-      runner.boundaryFinder = { JSONRecordBoundaryFinder(guessing: guessing) }
       runner.boundaryReach = boundaryReach
       // One thread for a single piece (or a single processor): no more threads than pieces.
       let pieces = inputs.reduce(0) { $0 + max(1, ($1.count + pieceSize - 1) / pieceSize) }
-      #expect(runner.runsInParallel == (pieces > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1))
+      #expect(
+        runner.runsInParallel(findingBoundaries: true)
+          == (pieces > 1 && sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1))
       var findings: [ReviewImportLog.Entry] = []
       var rereads = 0
-      outcome.status = runner.run(
-        makeFilter: { try ReviewImportFilter(log: ReviewImportLog()) },
-        continues: { before, next in
-          let continues = before.isContinued(by: next)
-          if !continues { rereads += 1 }
-          return continues
-        },
-        merge: { filter, _, finished in
-          tally.merge(&filter, finished: finished) { findings.append($0) }
-        }, report: report)
+      outcome.status =
+        runner.run(
+          makeFilter: { try ReviewImportFilter(log: ReviewImportLog()) },
+          boundaries: { JSONRecordBoundaryFinder(guessing: guessing) },
+          continues: { before, next in
+            let continues = before.isContinued(by: next)
+            if !continues { rereads += 1 }
+            return continues
+          },
+          merge: { filter, _, finished in
+            tally.merge(&filter, finished: finished) { findings.append($0) }
+          }, report: report
+        ).exitStatus
       outcome.findings = findings.map { describe($0, in: folder) }
       outcome.rereadPieces = rereads
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HangulCommandLine
 import HangulKit
 import Testing
 
@@ -75,7 +76,8 @@ import Testing
         }, continues: { _, _ in true },
         merge: { filter, place, finished in
           if finished { tally.add(filter, at: place) }
-        }, report: report)
+        }, report: report
+      ).exitStatus
       return tally.status(after: status, report: report)
     }
   }
@@ -128,7 +130,8 @@ import Testing
                 filter.checker.firstProblem, count: filter.checker.problemCount,
                 shift: filter.checker.problemShift(at: place))
             }
-          }, report: report)
+          }, report: report
+        ).exitStatus
         return tally.status(after: status, form: .nfc, report: report)
       }
     }
@@ -155,7 +158,8 @@ import Testing
           continues: { _, _ in true },
           merge: { filter, _, finished in
             if finished { statistics.append(filter.statistics) }
-          }, report: report)
+          }, report: report
+        ).exitStatus
         report(statistics.text)
         report(statistics.json)
         return status
@@ -242,9 +246,6 @@ import Testing
               EventLogFilter(output: output, includesStatistics: true) { log.add($0) },
               verifier: try OutputVerifier(expecting: .composed)))
         },
-        continues: { (before: Events, next: Events) in
-          before.inner.inner.isContinued(by: next.inner.inner)
-        },
         merge: { (filter: inout Events, place: PiecePlace, finished: Bool) in
           errorCount += filter.log.drain(shift: place.recordsBeforeInInput) {
             errorCount += 1
@@ -254,7 +255,8 @@ import Testing
             statistics.append(filter.inner.statistics)
             tally.add(filter.inner, at: place)
           }
-        }, report: report)
+        }, report: report
+      ).exitStatus
       report(statistics.text)
       report(statistics.json)
       report("\(errorCount) errors")
@@ -343,7 +345,8 @@ import Testing
         ).run(
           makeFilter: { LineNumbering() }, continues: { _, _ in false },
           merge: { filter, _, finished in if finished { finishedLines += filter.line } },
-          report: report)
+          report: report
+        ).exitStatus
         report("\(finishedLines) lines")
         return status
       }

@@ -86,13 +86,35 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
     self = JSONRecordBoundaryFinder(recordsFieldBytes: recordsFieldBytes)
   }
 
+  /// Stops guessing and follows the input exactly from `point`, a place
+  /// between records where a splitter that read the input in order stands
+  /// (no farther than ``position``): what holds the records there tells the
+  /// nesting the finder follows. Nothing when it does not guess.
+  public mutating func stopGuessing(resumingFrom point: JSONRecordSplitter.ResumePoint) {
+    guard isGuessing else { return }
+    var finder = JSONRecordBoundaryFinder(recordsFieldBytes: recordsFieldBytes)
+    (finder.position, finder.counted) = (point.offset, point.offset)
+    (finder.line, finder.column) = (point.line, point.column)
+    finder.point = point
+    switch point.container {
+    case .none:
+      break
+    case .array(let line, let column):
+      (finder.depth, finder.topLine, finder.topColumn) = (1, line, column)
+    case .envelope(let line, let column):
+      (finder.depth, finder.topIsObject, finder.inRecordsMember) = (2, true, true)
+      (finder.topLine, finder.topColumn) = (line, column)
+    }
+    self = finder
+  }
+
   private init(recordsFieldBytes: [UInt8]) {
     self.recordsFieldBytes = recordsFieldBytes
     isGuessing = false
   }
 
   /// The state a splitter starts from at the boundary returned last.
-  public var resumePoint: any Sendable { point }
+  public var resumePoint: JSONRecordSplitter.ResumePoint { point }
 
   /// The state at the boundary returned last, as its own type.
   public var splitterResumePoint: JSONRecordSplitter.ResumePoint { point }

@@ -6,8 +6,8 @@
 ///     filter.checker?.firstProblem                        // nil
 ///
 /// Time O(n).
-public struct CheckedNormalizeFilter: ByteFilter {
-  public private(set) var inner: NormalizeFilter
+public struct CheckedNormalizeFilter: ByteFilterWrapper {
+  public var inner: NormalizeFilter
   public private(set) var checker: NormalFormChecker?
 
   public init(form: ICUNormalizer.Form, verify: Bool, separator: UInt8 = 0x0A) throws {
@@ -20,9 +20,10 @@ public struct CheckedNormalizeFilter: ByteFilter {
     checker?.beginInput(named: name)
   }
 
-  /// The normalizer's finding: the checker reads the output, not the input.
-  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
-  public var takesLargeChunks: Bool { inner.takesLargeChunks }
+  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+    inner.beginPiece(named: name, atInputStart: atInputStart)
+    checker?.beginInput(named: name)
+  }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let start = output.count
@@ -43,6 +44,12 @@ public struct CheckedNormalizeFilter: ByteFilter {
   public mutating func finish(into output: inout [UInt8]) {
     let start = output.count
     inner.finish(into: &output)
+    checker?.check(output[start...])
+  }
+
+  public mutating func endPiece(into output: inout [UInt8]) throws {
+    let start = output.count
+    try inner.endPiece(into: &output)
     checker?.check(output[start...])
   }
 }

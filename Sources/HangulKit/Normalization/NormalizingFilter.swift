@@ -7,8 +7,8 @@
 ///     try filter.filtered(Array("e\u{301}ㄱㅏ".utf8))   // "é가"
 ///
 /// Only the last normalization segment of each block is held back. Time O(n).
-public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
-  public private(set) var inner: Inner
+public struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  public var inner: Inner
   public let normalizer: ICUNormalizer?
   private var normalize: NormalizeFilter?
   private var composed: [UInt8] = []
@@ -24,14 +24,13 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
     normalize?.beginInput(named: name)
   }
 
-  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
-
-  public mutating func reuseCaches(of earlier: Self) {
-    inner.reuseCaches(of: earlier.inner)
-  }
-
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
+    normalize?.beginInput(named: name)
+  }
+
+  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+    inner.beginPiece(named: name, resumingAt: point)
     normalize?.beginInput(named: name)
   }
 
@@ -44,9 +43,29 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilter {
     composed.removeAll(keepingCapacity: true)
   }
 
+  /// Through `output`, as ``process(_:into:)`` does (the normalizer reads
+  /// what the inner filter wrote).
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    try process(chunk, into: &output)
+  }
+
   public mutating func finish(into output: inout [UInt8]) throws {
-    guard normalize != nil else { return try inner.finish(into: &output) }
-    try inner.finish(into: &composed)
+    try finish(into: &output) { inner, composed in try inner.finish(into: &composed) }
+  }
+
+  public mutating func endPiece(into output: inout [UInt8]) throws {
+    try finish(into: &output) { inner, composed in try inner.endPiece(into: &composed) }
+  }
+
+  /// Ends the inner filter with `end` and normalizes what it wrote to the end.
+  private mutating func finish(
+    into output: inout [UInt8], by end: (inout Inner, inout [UInt8]) throws -> Void
+  ) throws {
+    guard normalize != nil else { return try end(&inner, &output) }
+    try end(&inner, &composed)
     composed.withUnsafeBufferPointer { normalize?.process($0, into: &output) }
     composed.removeAll()
     normalize?.finish(into: &output)

@@ -14,6 +14,9 @@
 ///
 /// Time is O(n); memory is bounded by the largest record (its bytes and its output).
 public struct ReviewImportFilter: ByteFilter {
+  /// Pieces of a parallel run begin where a ``JSONRecordBoundaryFinder`` says.
+  public typealias ResumePoint = JSONRecordSplitter.ResumePoint
+
   /// How the content member is made into text.
   public enum Content: Sendable {
     /// Normalized to NFC.
@@ -101,17 +104,11 @@ public struct ReviewImportFilter: ByteFilter {
   /// Begins a piece of a parallel run at a place that a
   /// ``JSONRecordBoundaryFinder`` found (`point` is its
   /// ``JSONRecordSplitter/ResumePoint``): record indexes count from 0 again.
-  public mutating func beginPiece(named name: String, resumingAt point: any Sendable) {
+  public mutating func beginPiece(
+    named name: String, resumingAt point: JSONRecordSplitter.ResumePoint
+  ) {
     recordsReadInInput = 0
     beganAtInputStart = false
-    guard let point = point as? JSONRecordSplitter.ResumePoint else {
-      // Not a place this filter knows: read as if it were, and let isContinued(by:) say no.
-      reader.beginPiece(
-        named: name,
-        resumingAt: JSONRecordSplitter.ResumePoint(
-          offset: -1, line: 0, column: 0, lineHasContent: false, container: .none))
-      return
-    }
     reader.beginPiece(named: name, resumingAt: point)
   }
 
@@ -124,6 +121,10 @@ public struct ReviewImportFilter: ByteFilter {
   public func isContinued(by next: ReviewImportFilter) -> Bool {
     reader.isContinued(by: next.reader)
   }
+
+  /// Where the filter stands, when it is between records with nothing
+  /// pending: a filter begun there goes on as this one does. O(1).
+  public var resumePoint: JSONRecordSplitter.ResumePoint? { reader.resumePoint }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count

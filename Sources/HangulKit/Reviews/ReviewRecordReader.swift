@@ -65,6 +65,12 @@ struct ReviewRecordReader {
     return pending.isEmpty && splitter.resumePoint == point
   }
 
+  /// Where the reader stands, when it is between records with nothing
+  /// pending (what ``isContinued(by:)`` compares). O(1).
+  var resumePoint: JSONRecordSplitter.ResumePoint? {
+    pending.isEmpty ? splitter.resumePoint : nil
+  }
+
   /// Reads the next block of the current input.
   mutating func read(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], _ handle: Handler

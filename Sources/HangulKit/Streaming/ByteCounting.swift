@@ -18,6 +18,7 @@ public enum ByteCounting {
       // Each lane counts up to 255 matches before it is added up.
       var lanes = SIMD16<UInt8>()
       let stop = index + min((count - index) / 16, 255) * 16
+      assert(stop <= count, "every 16-byte load ends inside the buffer")
       while index < stop {
         let block = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
         lanes &+= one.replacing(with: 0, where: block .!= target)

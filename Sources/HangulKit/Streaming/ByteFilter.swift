@@ -1,6 +1,15 @@
 /// A streaming transformation of bytes: each chunk's result is appended to
 /// `output` before the next chunk is read.
+///
+/// A filter that wraps another and changes only part of what it does
+/// conforms to ``ByteFilterWrapper``, which forwards every requirement to
+/// its ``ByteFilterWrapper/inner`` filter.
 public protocol ByteFilter {
+  /// What a filter needs to begin a piece of a parallel run in the middle
+  /// of an input (``beginPiece(named:resumingAt:)``), as the runner's
+  /// ``PieceBoundaryFinder`` finds it. `Never` for filters whose pieces
+  /// begin at line starts only.
+  associatedtype ResumePoint: Sendable = Never
   /// Called before the first chunk of each input, with its name as errors show it.
   mutating func beginInput(named name: String)
   /// Called before the first chunk of a piece of an input that
@@ -10,7 +19,7 @@ public protocol ByteFilter {
   /// Called instead of ``beginPiece(named:atInputStart:)`` before a piece
   /// that begins where the runner's ``PieceBoundaryFinder`` found a boundary,
   /// with what the finder found there (its ``PieceBoundaryFinder/resumePoint``).
-  mutating func beginPiece(named name: String, resumingAt point: any Sendable)
+  mutating func beginPiece(named name: String, resumingAt point: ResumePoint)
   /// Transforms one chunk of input.
   mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws
   /// Transforms one chunk as ``process(_:into:)`` does, but may hand the
@@ -54,6 +63,18 @@ public protocol ByteFilter {
   /// does not learn again what the one before it learned. What the filter
   /// writes and reports must not change. Nothing unless a filter says otherwise.
   mutating func reuseCaches(of earlier: Self)
+  /// Whether `next`, a fresh filter that ran the piece after the one this
+  /// filter ran (neither finished yet), wrote and found what this one would
+  /// have going on: ``ParallelFilterRunner`` otherwise runs that piece
+  /// again, in order, through this filter. `true` unless a filter says
+  /// otherwise (its state at the start of a line is its initial state).
+  func isContinued(by next: Self) -> Bool
+  /// Where the filter stands, when a filter begun there with
+  /// ``beginPiece(named:resumingAt:)`` would go on exactly as it does:
+  /// after a wrong guess of the runner's ``PieceBoundaryFinder``, the finder
+  /// goes on from there, not from the input's start. `nil` unless a filter
+  /// says otherwise.
+  var resumePoint: ResumePoint? { get }
 }
 
 extension ByteFilter {
@@ -63,9 +84,13 @@ extension ByteFilter {
     beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: any Sendable) {
+  public mutating func beginPiece(named name: String, resumingAt point: ResumePoint) {
     beginPiece(named: name, atInputStart: false)
   }
+
+  public func isContinued(by next: Self) -> Bool { true }
+
+  public var resumePoint: ResumePoint? { nil }
 
   public mutating func endPiece(into output: inout [UInt8]) throws {
     try finish(into: &output)

@@ -41,6 +41,7 @@ public final class ByteSink {
   @inline(__always)
   public func append(_ byte: UInt8) {
     reserve(1)
+    assert(count < capacity, "reserve made room for the byte")
     base[count] = byte
     count += 1
   }
@@ -49,6 +50,7 @@ public final class ByteSink {
   public func append(_ source: UnsafePointer<UInt8>, count length: Int) {
     guard length > 0 else { return }
     reserve(length)
+    assert(count + length <= capacity, "reserve made room for the bytes")
     (base + count).update(from: source, count: length)
     count += length
   }
@@ -57,6 +59,7 @@ public final class ByteSink {
   @inline(__always)
   public func appendUTF8(_ value: UInt32) {
     reserve(4)
+    assert(count + 4 <= capacity, "reserve made room for the longest sequence")
     let out = base + count
     if value < 0x80 {
       out[0] = UInt8(value)

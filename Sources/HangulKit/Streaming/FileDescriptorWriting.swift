@@ -20,6 +20,7 @@ public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) thro
       if errno == EPIPE { throw StreamError.brokenPipe }
       throw StreamError.cannotWrite(reason: StreamError.reason(errno))
     }
+    assert(written <= bytes.count - offset, "write(2) wrote no more than it was given")
     offset += written
   }
 }

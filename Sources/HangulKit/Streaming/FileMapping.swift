@@ -15,20 +15,21 @@ import Synchronization
 ///       use(mapping.bytes)
 ///     }
 ///
-/// A file truncated by someone else while it is mapped would make the next
-/// access to a page past its new end raise SIGBUS: while any mapping is in
-/// use, SIGBUS ends the program with `PROGRAM: NAME: the file changed while
-/// it was read` and status 74, the status of a read error
-/// (``BusErrorGuard``). A file cut inside its last mapped page raises
-/// nothing (the rest of the page reads as zeros): the caller finds that
-/// with ``FileSnapshot/checkUnchanged()`` after reading.
+/// A file truncated by someone else while it is mapped makes the next
+/// access to a page past its new end raise SIGBUS, which ends the process
+/// unless it handles it: the runners map files only when their caller says
+/// it does (``FilterRunner/mapsInputs``), and the handler finds the file
+/// the fault is in with ``MappedFileFaults/message(forFaultAt:)``. A file
+/// cut inside its last mapped page raises nothing (the rest of the page
+/// reads as zeros): the caller finds that with
+/// ``FileSnapshot/checkUnchanged()`` after reading.
 struct FileMapping {
   /// The bytes of the range.
   let bytes: UnsafeBufferPointer<UInt8>
   /// The mapping, from the page the range starts in.
   private let mapping: UnsafeMutableRawPointer
   private let length: Int
-  /// Where ``BusErrorGuard`` keeps the mapping's message.
+  /// Where ``MappedFileFaults`` keeps the mapping's message.
   private let guardSlot: Int
 
   /// Maps `range` of the file open as `descriptor`, called `name` in the
@@ -52,7 +53,7 @@ struct FileMapping {
     bytes = UnsafeBufferPointer(
       start: (mapping + (range.lowerBound - start)).assumingMemoryBound(to: UInt8.self),
       count: range.count)
-    guardSlot = BusErrorGuard.begin(mapping, length: length, name: name)
+    guardSlot = MappedFileFaults.begin(mapping, length: length, name: name)
   }
 
   /// Drops the pages of `start..<end` (offsets in ``bytes``) from the
@@ -79,35 +80,35 @@ struct FileMapping {
     }
   }
 
-  /// Unmaps the range; the last mapping in use restores SIGBUS.
+  /// Unmaps the range.
   func unmap() {
     // Its message goes first: no message names a range that another
     // mapping may get once this one is gone.
-    BusErrorGuard.end(guardSlot)
+    MappedFileFaults.end(guardSlot)
     munmap(mapping, length)
   }
 
   private static var pageSize: Int { max(sysconf(Int32(_SC_PAGESIZE)), 4096) }
 }
 
-/// While any file is mapped (on any thread), SIGBUS writes a message naming
-/// the file whose mapping the faulting address is in and exits with status
-/// 74 instead of dumping core; when the last mapping is gone, what SIGBUS
-/// did before (a handler of the program's, or the default) is restored.
+/// The files mapped now (on any thread) and the message that names each,
+/// for a SIGBUS handler of the program's: the library installs none (a
+/// library must not decide how the process ends).
 ///
-/// The handler reads only atomics and the messages they point to, made
-/// before the mapping is used: nothing in it allocates or locks.
-enum BusErrorGuard {
-  /// How many mappings are in use.
-  private static let mappings = Mutex<Int>(0)
+///     // In the handler, with the address of the fault:
+///     if let message = MappedFileFaults.message(forFaultAt: address) { write(2, message, strlen(message)) }
+///
+/// ``message(forFaultAt:)`` reads only atomics and the messages they point
+/// to, made before the mapping is used: nothing in it allocates or locks.
+public enum MappedFileFaults {
+  /// How many mappings are in use (taken while a slot is claimed or given back).
+  private static let claims = Mutex(0)
+  /// How many mappings are in use, for the handler.
+  private static let mappedCount = Atomic<Int>(0)
   /// The mappings in use that have a message (a slot each: address range
-  /// and message); a mapping beyond them gets the general message.
+  /// and message); a mapping beyond them has none.
   private static let slots = (0..<slotCount).map { _ in Slot() }
   private static let slotCount = 256
-  /// The message when the faulting address is in no slot.
-  nonisolated(unsafe) private static var generalMessage: UnsafeMutablePointer<CChar>?
-  /// What SIGBUS did before the first mapping (set and read under the lock).
-  nonisolated(unsafe) private static var previous = sigaction()
 
   /// One mapping's range and message. `start` is 0 while the slot is free;
   /// it is set last and cleared first.
@@ -117,69 +118,58 @@ enum BusErrorGuard {
     let message = Atomic<UInt>(0)
   }
 
-  /// The program's name in messages.
-  private static var programName: String {
-    CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "hangul"
+  /// Makes what ``message(forFaultAt:)`` reads, so that a handler that
+  /// calls it never initializes anything: call it before installing one.
+  public static func prepare() {
+    _ = slots.count
   }
 
+  /// Whether any file is mapped now (a fault outside every slot may still
+  /// be in a mapping that got none). Safe in a signal handler.
+  public static var anyFileIsMapped: Bool { mappedCount.load(ordering: .acquiring) > 0 }
+
   /// Counts in the mapping at `address` (`length` bytes) of the file called
-  /// `name`; the first sets the handler. Returns its slot (-1: none free).
+  /// `name`. Returns its slot (-1: none free).
   static func begin(_ address: UnsafeMutableRawPointer, length: Int, name: String) -> Int {
-    mappings.withLock { count in
-      var taken = -1
-      if let index = slots.firstIndex(where: { $0.start.load(ordering: .relaxed) == 0 }) {
-        let slot = slots[index]
-        let message = strdup("\(programName): \(name): \(StreamError.fileChangedMessage)\n")
-        slot.message.store(UInt(bitPattern: message), ordering: .relaxed)
-        slot.end.store(UInt(bitPattern: address) + UInt(length), ordering: .relaxed)
-        slot.start.store(UInt(bitPattern: address), ordering: .releasing)
-        taken = index
-      }
-      if count == 0 {
-        if generalMessage == nil {
-          generalMessage = strdup("\(programName): an input file changed while it was read\n")
-        }
-        var action = sigaction()
-        // Writes the message and exits: only calls safe in a signal handler.
-        action.__sigaction_handler.sa_sigaction = { _, info, _ in
-          let address = UInt(bitPattern: info?.pointee._sifields._sigfault.si_addr)
-          let message = BusErrorGuard.message(at: address) ?? BusErrorGuard.generalMessage
-          if let message { _ = write(2, message, strlen(message)) }
-          _exit(74)
-        }
-        action.sa_flags = SA_SIGINFO
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGBUS, &action, &previous)
-      }
+    claims.withLock { count in
       count += 1
-      return taken
+      mappedCount.store(count, ordering: .releasing)
+      guard let index = slots.firstIndex(where: { $0.start.load(ordering: .relaxed) == 0 }) else {
+        return -1
+      }
+      let slot = slots[index]
+      let message = strdup("\(name): \(StreamError.fileChangedMessage)\n")
+      slot.message.store(UInt(bitPattern: message), ordering: .relaxed)
+      slot.end.store(UInt(bitPattern: address) + UInt(length), ordering: .relaxed)
+      slot.start.store(UInt(bitPattern: address), ordering: .releasing)
+      return index
     }
   }
 
-  /// The message of the mapping that holds `address`, if it has a slot.
-  private static func message(at address: UInt) -> UnsafeMutablePointer<CChar>? {
+  /// The message (`NAME: the file changed while it was read` and a newline)
+  /// of the mapping that holds `address`, if it has a slot. Safe in a
+  /// signal handler once ``prepare()`` was called.
+  public static func message(forFaultAt address: UInt) -> UnsafePointer<CChar>? {
     for slot in slots {
       let start = slot.start.load(ordering: .acquiring)
       guard start != 0, start <= address, address < slot.end.load(ordering: .relaxed) else {
         continue
       }
-      return UnsafeMutablePointer(bitPattern: slot.message.load(ordering: .relaxed))
+      return UnsafePointer(bitPattern: slot.message.load(ordering: .relaxed))
     }
     return nil
   }
 
-  /// Counts a mapping out (with its slot from ``begin(_:length:name:)``);
-  /// the last restores what SIGBUS did before.
+  /// Counts a mapping out (with its slot from ``begin(_:length:name:)``).
   static func end(_ slotIndex: Int) {
-    mappings.withLock { count in
-      if slotIndex >= 0 {
-        let slot = slots[slotIndex]
-        slot.start.store(0, ordering: .releasing)
-        free(UnsafeMutablePointer<CChar>(bitPattern: slot.message.load(ordering: .relaxed)))
-        slot.message.store(0, ordering: .relaxed)
-      }
+    claims.withLock { count in
       count -= 1
-      if count == 0 { sigaction(SIGBUS, &previous, nil) }
+      mappedCount.store(count, ordering: .releasing)
+      guard slotIndex >= 0 else { return }
+      let slot = slots[slotIndex]
+      slot.start.store(0, ordering: .releasing)
+      free(UnsafeMutablePointer<CChar>(bitPattern: slot.message.load(ordering: .relaxed)))
+      slot.message.store(0, ordering: .relaxed)
     }
   }
 }

@@ -11,7 +11,7 @@
 /// file up to that size and no further, and call ``checkUnchanged()`` after
 /// reading (and before writing what mapped bytes made): a file that was
 /// truncated, grew or was written meanwhile is an error
-/// (``StreamError/fileChanged(path:)``, status 74), never bytes that were
+/// (``StreamError/fileChanged(path:)``), never bytes that were
 /// not in it (the zeros past a shrunk end in a mapped page) or bytes that
 /// silently are not read.
 ///

@@ -9,20 +9,23 @@
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
 /// result to a file descriptor after every block read (a regular file of
-/// 1 MiB or more is mapped instead, and taken in the same blocks, or in
-/// pieces of several for a filter that takes large chunks). A regular file
+/// 1 MiB or more is mapped instead, with ``mapsInputs``, and taken in the
+/// same blocks, or in pieces of several for a filter that takes large
+/// chunks). A regular file
 /// is read up to the size it had when it was opened; one that changes while
 /// it is read is an error (``FileSnapshot``).
 ///
 ///     var filter = ComposeFilter(keys: .qwerty)
-///     let status = FilterRunner(paths: ["log.txt"]).run(&filter) { message in
+///     let outcome = FilterRunner(paths: ["log.txt"]).run(&filter) { message in
 ///       print(message)  // "log.txt: No such file or directory"
 ///     }
+///     // outcome == .completedSkippingInputs
 ///
-/// A file that cannot be opened is reported and skipped (status 66 at the
-/// end); a read or write error, or a regular file that changed while it was
-/// read, stops the run (status 74); a closed output
-/// pipe stops it quietly (status 0). Input in another encoding is converted
+/// A file that cannot be opened is reported and skipped
+/// (``RunOutcome/completedSkippingInputs`` at the end); a read or write
+/// error, or a regular file that changed while it was read, stops the run
+/// (``RunStop/stream(_:)``); a closed output pipe stops it quietly. The
+/// runner never ends the process. Input in another encoding is converted
 /// to UTF-8 first when ``inputEncoding`` names it; otherwise the first byte of
 /// each file that is not UTF-8 is reported as a warning (the bytes still pass
 /// through). Memory: one block of ``blockSize`` bytes (a mapped file: the
@@ -36,24 +39,32 @@ public struct FilterRunner: Sendable {
   public var blockSize: Int
   /// The encoding of the inputs when it is not UTF-8, as ICU names converters (`cp949`).
   public var inputEncoding: String?
+  /// Whether a large regular file may be mapped into memory rather than
+  /// read (it saves the kernel's copy of every byte). A file that someone
+  /// truncates while it is mapped raises SIGBUS, which ends the process
+  /// unless it handles it: set this only when the process has a handler
+  /// (the programs' `MappedInputGuard`, which names the file with
+  /// ``MappedFileFaults``). `false`: every file is read with read(2).
+  public var mapsInputs: Bool
 
   public init(
     paths: [FilePath], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
-    inputEncoding: String? = nil
+    inputEncoding: String? = nil, mapsInputs: Bool = false
   ) {
     self.paths = paths.isEmpty ? [.standardInput] : paths
     self.outputDescriptor = outputDescriptor
     self.blockSize = blockSize
     self.inputEncoding = inputEncoding
+    self.mapsInputs = mapsInputs
   }
 
-  /// Runs `filter` over the inputs; returns the exit status. `report` receives
+  /// Runs `filter` over the inputs; returns how the run ended. `report` receives
   /// each error message (without the program name); `afterBlock`, if given,
   /// sees the filter after each block (for a progress line).
   public func run<Filter: ByteFilter>(
     _ filter: inout Filter, report: (String) -> Void, afterBlock: ((Filter) -> Void)? = nil
-  ) -> Int32 {
-    var status: Int32 = 0
+  ) -> RunOutcome {
+    var outcome = RunOutcome.completed
     var output: [UInt8] = []
     // Room for a block that comes out three times as long (NFD), so that
     // the buffer is not copied to grow (pages are touched only as used).
@@ -66,7 +77,7 @@ public struct FilterRunner: Sendable {
         transcoder = try InputTranscoder(encoding: inputEncoding)
       } catch {
         report(error.description)
-        return 64
+        return .stopped(.unknownEncoding(inputEncoding))
       }
     }
     var reader = InputReader(transcoder: transcoder)
@@ -78,24 +89,24 @@ public struct FilterRunner: Sendable {
             report: report, afterBlock: afterBlock)
         } catch StreamError.cannotOpen(let path, let reason) {
           report(StreamError.cannotOpen(path: path, reason: reason).description)
-          status = 66
+          outcome = .completedSkippingInputs
         }
       }
       try filter.finish(into: &output)
       try write(&output)
     } catch let error as StreamError {
       if error != .brokenPipe { report(error.description) }
-      return error.exitStatus
+      return .stopped(.stream(error))
     } catch let error as PositionedError {
       // A data error that stops the filter: what came before is written.
       try? write(&output)
       report(error.description)
-      return 65
+      return .stopped(.data(error))
     } catch {
       report("\(error)")
-      return 70
+      return .stopped(.other("\(error)"))
     }
-    return status
+    return outcome
   }
 
   private func copy<Filter: ByteFilter>(
@@ -136,7 +147,7 @@ public struct FilterRunner: Sendable {
     var remaining = snapshot?.length
     // Mapped until the end of this input: the reader may check its bytes
     // late (``InputReader/catchUp()``).
-    let mapping = snapshot.flatMap { MappedInput($0, blockSize: blockSize) }
+    let mapping = mapsInputs ? snapshot.flatMap { MappedInput($0, blockSize: blockSize) } : nil
     defer {
       // Nothing may point into the mapping once it is gone.
       reader.unchecked = nil
@@ -220,7 +231,7 @@ public struct FilterRunner: Sendable {
 /// NFD). Pipes, terminals, special files and files under ``threshold``
 /// bytes (a file in /proc says it has none) are read as before. The
 /// mapping ends at the file's size at open (``FileSnapshot``); a file
-/// truncated while it is mapped ends the program (``FileMapping``). At the
+/// truncated while it is mapped raises SIGBUS (``FileMapping``). At the
 /// end the descriptor's offset is where read(2) would have left it.
 private struct MappedInput {
   private let mapping: FileMapping

@@ -104,12 +104,14 @@ public final class InputTranscoder {
           cicu_to_unicode(
             converter, &target, start + buffer.count, &source, sourceLimit, isLast ? 1 : 0, &error)
           let written = (target ?? start) - start
+          assert(written >= 0 && written <= buffer.count, "ICU wrote inside the units buffer")
           appendUTF8(UnsafeBufferPointer(start: start, count: written), to: &output)
           if cicu_buffer_overflow(error) != 0 { continue }
           if cicu_success(error) != 0 { return }
           // A sequence the encoding does not have: copy its bytes through and go on.
           var invalid = [CChar](repeating: 0, count: 32)
           let length = cicu_invalid_bytes(converter, &invalid, 32)
+          assert(length >= 0 && length <= 32, "ICU's invalid bytes fit the buffer given")
           flushPendingSurrogate(into: &output)
           output.append(contentsOf: invalid[..<Int(length)].map { UInt8(bitPattern: $0) })
           invalidSequences += 1

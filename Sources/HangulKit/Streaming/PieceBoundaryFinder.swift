@@ -14,7 +14,11 @@
 /// piece after it itself, and the runner then calls ``stopGuessing()``.
 ///
 /// Time: O(n) over the whole file, on the thread that cuts the pieces.
-public protocol PieceBoundaryFinder {
+public protocol PieceBoundaryFinder<ResumePoint> {
+  /// What a filter needs to begin a piece at a boundary (its
+  /// ``ByteFilter/ResumePoint``).
+  associatedtype ResumePoint: Sendable
+
   /// Reads `bytes`, the next bytes of the file (from ``position``, in order,
   /// in blocks of any size but never empty: the runner reads no further
   /// than the file's size at open, and a file that ends before it is an
@@ -25,14 +29,23 @@ public protocol PieceBoundaryFinder {
   /// runner's reading relies on it to end).
   mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int) -> Int?
   /// What a filter needs to start at the boundary that ``boundary(in:notBefore:)`` returned last.
-  var resumePoint: any Sendable { get }
+  var resumePoint: ResumePoint { get }
   /// The file offset of the next byte the finder reads.
   var position: Int { get }
   /// Stops guessing boundaries, after a guess was wrong (it may then read
   /// the file again from its start). Nothing unless a finder says otherwise.
   mutating func stopGuessing()
+  /// Stops guessing boundaries, after a guess was wrong, and reads on from
+  /// `point`, where a filter that read the input in order stands (its
+  /// ``ByteFilter/resumePoint``), at or before ``position``: only what
+  /// follows it is read again. ``stopGuessing()`` unless a finder says otherwise.
+  mutating func stopGuessing(resumingFrom point: ResumePoint)
 }
 
 extension PieceBoundaryFinder {
   public mutating func stopGuessing() {}
+
+  public mutating func stopGuessing(resumingFrom point: ResumePoint) {
+    stopGuessing()
+  }
 }

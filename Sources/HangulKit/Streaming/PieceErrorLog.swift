@@ -63,8 +63,8 @@ public final class PieceErrorLog {
 ///     var filter = ErrorLoggingFilter(log: log, EventLogFilter { log.add($0) })
 ///
 /// O(1) per chunk on top of the filter.
-public struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilter {
-  public private(set) var inner: Inner
+public struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  public var inner: Inner
   public let log: PieceErrorLog
 
   public init(log: PieceErrorLog, _ inner: Inner) {
@@ -77,22 +77,13 @@ public struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
-  public mutating func reuseCaches(of earlier: Self) {
-    inner.reuseCaches(of: earlier.inner)
-  }
-
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     log.beginInput()
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
-    throws
-  {
-    try inner.process(chunk, into: &output)
-  }
-
-  public mutating func finish(into output: inout [UInt8]) throws {
-    try inner.finish(into: &output)
+  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+    log.beginInput()
+    inner.beginPiece(named: name, resumingAt: point)
   }
 }

@@ -3,11 +3,11 @@
 extension FilterRunner {
   public init(
     paths: [String], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
-    inputEncoding: String? = nil
+    inputEncoding: String? = nil, mapsInputs: Bool = false
   ) {
     self.init(
       paths: paths.map { FilePath($0) }, outputDescriptor: outputDescriptor, blockSize: blockSize,
-      inputEncoding: inputEncoding)
+      inputEncoding: inputEncoding, mapsInputs: mapsInputs)
   }
 }
 

@@ -8,26 +8,17 @@
 
 /// An error of reading or writing a stream, with the file it concerns.
 public enum StreamError: Error, Equatable, CustomStringConvertible {
-  /// An input file could not be opened (exit status 66).
+  /// An input file could not be opened.
   case cannotOpen(path: String, reason: String)
-  /// Reading an input failed (exit status 74).
+  /// Reading an input failed.
   case cannotRead(path: String, reason: String)
-  /// A regular input file changed size or contents while it was read (exit
-  /// status 74): what was read of it may not be any state the file was in.
+  /// A regular input file changed size or contents while it was read: what
+  /// was read of it may not be any state the file was in.
   case fileChanged(path: String)
-  /// Writing the output failed (exit status 74).
+  /// Writing the output failed.
   case cannotWrite(reason: String)
   /// The reader of the output went away (`| head`): end quietly.
   case brokenPipe
-
-  /// The exit status that sysexits.h gives this error.
-  public var exitStatus: Int32 {
-    switch self {
-    case .cannotOpen: 66
-    case .cannotRead, .fileChanged, .cannotWrite: 74
-    case .brokenPipe: 0
-    }
-  }
 
   public var description: String {
     switch self {

@@ -73,6 +73,7 @@ public struct UTF8Validator: Sendable {
   /// at a time, three-byte sequences (Hangul, CJK) in one step.
   @inline(__always)
   static func wellFormedPrefix(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    assert(start >= 0 && start <= count, "the scan starts inside the buffer")
     var index = start
     while index &+ 8 <= count {
       let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
@@ -95,6 +96,8 @@ public struct UTF8Validator: Sendable {
         } else {
           index &+= 3
         }
+        // The sequences checked lay in the word loaded (`ascii` ≤ 5, or ≤ 2 for two).
+        assert(index <= count, "a sequence checked in the word ends inside the buffer")
         continue
       }
       guard let length = sequenceLength(base, at: index, count: count) else { return index }
@@ -161,7 +164,10 @@ public struct UTF8Validator: Sendable {
       line &+= newlines
       column = 0
       lineStart = end
-      while base[lineStart &- 1] != 0x0A { lineStart &-= 1 }
+      while base[lineStart &- 1] != 0x0A {
+        assert(lineStart > start + 1, "a newline was counted in start..<end")
+        lineStart &-= 1
+      }
     }
     // Characters are the bytes that are not continuation bytes (10xxxxxx).
     var index = lineStart

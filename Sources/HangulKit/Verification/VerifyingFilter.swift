@@ -21,8 +21,8 @@
 /// Memory is bounded: a line is held until it ends, up to 1 MiB; spans
 /// longer than 4,096 characters are checked in pieces cut where nothing
 /// composes across.
-public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
-  public private(set) var inner: Inner
+public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  public var inner: Inner
   public let verifier: OutputVerifier?
   /// The first disagreement, with its place.
   public private(set) var firstDisagreement: PositionedError?
@@ -66,13 +66,14 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     inner.beginInput(named: name)
   }
 
-  public mutating func reuseCaches(of earlier: Self) {
-    inner.reuseCaches(of: earlier.inner)
-  }
-
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
     inputs.append((inputLines, name))
     inner.beginPiece(named: name, atInputStart: atInputStart)
+  }
+
+  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+    inputs.append((inputLines, name))
+    inner.beginPiece(named: name, resumingAt: point)
   }
 
   /// What the line of ``firstDisagreement`` moves by when this filter's
@@ -83,10 +84,6 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
       ? place.outputLinesBefore - place.inputStartRecord
       : place.outputLinesBefore - place.recordsBefore
   }
-
-  /// The inner filter's finding: every chunk reaches it whole, verified or not.
-  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
-  public var takesLargeChunks: Bool { inner.takesLargeChunks }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
@@ -112,6 +109,21 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilter {
     guard verifier != nil else { return try inner.finish(into: &output) }
     let start = output.count
     try inner.finish(into: &output)
+    verifyEnd(of: output, from: start)
+  }
+
+  /// Verifies what the inner filter wrote at the end of its piece, then
+  /// what it still held, as at the end of the input: the filter of the
+  /// next piece verifies from a line start.
+  public mutating func endPiece(into output: inout [UInt8]) throws {
+    guard verifier != nil else { return try inner.endPiece(into: &output) }
+    let start = output.count
+    try inner.endPiece(into: &output)
+    verifyEnd(of: output, from: start)
+  }
+
+  /// Verifies `output` from `start` on, and the line held back: the end.
+  private mutating func verifyEnd(of output: [UInt8], from start: Int) {
     output.withUnsafeBufferPointer { verifyBlock(UnsafeBufferPointer(rebasing: $0[start...])) }
     let rest = partialLine
     partialLine = []
