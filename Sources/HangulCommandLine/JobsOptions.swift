@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The `--jobs N` option of the filters (SPEC §3.3): how many threads run
+/// The `--jobs N` option of the filters (hangul-compose(1)): how many threads run
 /// the pieces of a regular file.
 ///
 ///     hangul-normalize --jobs 0 big.txt   # one thread per core

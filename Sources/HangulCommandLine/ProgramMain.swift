@@ -8,7 +8,7 @@ import HangulKit
 #endif
 
 extension ParsableCommand {
-  /// Parses the command line, runs the command, and exits with the status of SPEC §8.
+  /// Parses the command line, runs the command, and exits with the status its man page gives (EXIT STATUS).
   ///
   /// Before anything is opened, descriptors 0–2 are made open
   /// (``StandardStream/openClosedStandardDescriptors()``). Arguments are the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--jobs N` (SPEC §3.3): the output, the messages and the status are those
+/// `--jobs N` (hangul-compose(1)): the output, the messages and the status are those
 /// of `--jobs 1`.
 @Suite("--jobs end to end")
 struct JobsCommandTests {

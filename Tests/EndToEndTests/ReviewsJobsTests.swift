@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `hangul-reviews import --jobs N` (SPEC §3.3, §5): the output, the
+/// `hangul-reviews import --jobs N` (hangul-compose(1), hangul-reviews(1)): the output, the
 /// rejects file, the messages and the status are those of `--jobs 1`.
 @Suite("hangul-reviews import --jobs end to end")
 struct ReviewsJobsTests {

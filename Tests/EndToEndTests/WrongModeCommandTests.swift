@@ -2,7 +2,7 @@ import Foundation
 import HangulKit
 import Testing
 
-/// `hangul-wrongmode` (SPEC §3.8) run as a user runs it.
+/// `hangul-wrongmode` (hangul-wrongmode(1)) run as a user runs it.
 @Suite("hangul-wrongmode end to end")
 struct WrongModeCommandTests {
   let program = Executable("hangul-wrongmode")

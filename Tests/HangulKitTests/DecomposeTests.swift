@@ -2,11 +2,11 @@ import Foundation
 import HangulKit
 import Testing
 
-/// SPEC §4: decomposition, and the exact round trips of the key forms.
+/// hangul-decompose(1): decomposition, and the exact round trips of the key forms.
 @Suite("Decomposition")
 struct DecomposeTests {
   @Test(
-    "SPEC §4 table",
+    "hangul-decompose(1) table",
     arguments: [
       ("닭", DecompositionForm.keys, "ㄷㅏㄹㄱ"), ("과", .keys, "ㄱㅗㅏ"),
       ("닭", .jamo, "ㄷㅏㄺ"), ("과", .jamo, "ㄱㅘ"),

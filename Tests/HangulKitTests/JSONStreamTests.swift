@@ -6,7 +6,7 @@ enum JSONRecordSplitterLimits {
   static let envelopeDecision = 1 << 20
 }
 
-/// SPEC §5 input: any sequence of JSON values, split into records with
+/// hangul-reviews(1) input: any sequence of JSON values, split into records with
 /// positions, conformance with RFC 8259, and resynchronization.
 @Suite("JSON record stream")
 struct JSONStreamTests {

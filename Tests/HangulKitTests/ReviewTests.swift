@@ -2,7 +2,7 @@ import Foundation
 import HangulKit
 import Testing
 
-/// SPEC §5: review import and export.
+/// hangul-reviews(1): review import and export.
 @Suite("Reviews")
 struct ReviewTests {
   final class Collected: @unchecked Sendable {
@@ -253,7 +253,7 @@ struct ReviewTests {
   }
 
   @Test(
-    "the date forms of SPEC §5",
+    "the date forms of hangul-reviews(1)",
     arguments: [
       ("2022-07-21T11:53:58.652Z", "UTC", 1_658_404_438.652),
       ("2022-07-23T19:00:00", "UTC", 1_658_602_800),

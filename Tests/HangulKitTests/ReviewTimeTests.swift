@@ -2,7 +2,7 @@ import Foundation
 import HangulKit
 import Testing
 
-/// SPEC §5 dates: every tzset(3) zone form, milliseconds, the default locale.
+/// hangul-reviews(1) dates: every tzset(3) zone form, milliseconds, the default locale.
 @Suite("Review time zones and dates")
 struct ReviewTimeTests {
   /// 2022-07-21T11:53:58Z, in summer.

@@ -2,7 +2,7 @@ import Foundation
 import HangulKit
 import Testing
 
-/// SPEC §5 (new): table exports. Their fast path must accept exactly the
+/// hangul-reviews(1): table exports. Their fast path must accept exactly the
 /// records the parser does; their fields must be written as each format reads them.
 struct TableExportTests {
   /// The fixture's records, each on one line, as seeds for mutations.

@@ -29,7 +29,7 @@ struct UnicodeTests {
   }
 
   @Test(
-    "SPEC §2 examples",
+    "Unicode ground truth examples",
     arguments: [
       ("닭", "ㄷ", "ㅏ", "ㄺ"), ("과", "ㄱ", "ㅘ", ""), ("뷁", "ㅂ", "ㅞ", "ㄺ"), ("가", "ㄱ", "ㅏ", ""),
       ("힣", "ㅎ", "ㅣ", "ㅎ"), ("깎", "ㄲ", "ㅏ", "ㄲ"),
@@ -74,7 +74,7 @@ struct UnicodeTests {
   }
 
   @Test(
-    "2-set QWERTY map (SPEC §2)",
+    "2-set QWERTY map (ARCHITECTURE.md, Unicode ground truth)",
     arguments: Array(
       zip(
         "qwertyuiopasdfghjklzxcvbnmQWERTOPAYZ".map(String.init),

@@ -1,4 +1,4 @@
-/// The Unicode ground truth about jamo, written as data (SPEC §2).
+/// The Unicode ground truth about jamo, written as data (ARCHITECTURE.md, Unicode ground truth).
 package enum JamoTables {
   /// A small index stored without optionals so that lookups stay cheap.
   package struct OptionalIndex: Sendable {

@@ -1,4 +1,4 @@
-/// What `hangul-decompose` writes for Hangul (SPEC §4).
+/// What `hangul-decompose` writes for Hangul (hangul-decompose(1)).
 ///
 /// | form | 닭 | 과 |
 /// | --- | --- | --- |

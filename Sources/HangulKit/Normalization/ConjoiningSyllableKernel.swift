@@ -11,7 +11,7 @@
 ///     E1 86 A8–BF   a final U+11A8–U+11BF (optional)
 ///     E1 87 80–82   a final U+11C0–U+11C2 (optional)
 ///
-/// and the caller's callers rely on these facts (SPEC §2): the syllable it
+/// and the caller's callers rely on these facts (ARCHITECTURE.md, Unicode ground truth): the syllable it
 /// writes is a starter that nothing after it can join (an initial and vowel
 /// take the final that follows them, and no other code point composes with
 /// a syllable), and an initial joins nothing before it, so the loop may start

@@ -1,5 +1,5 @@
 /// The project's own canonical composition and decomposition of Hangul: the
-/// arithmetic of SPEC §2, independent of ICU (which checks it).
+/// arithmetic of Unicode (ARCHITECTURE.md), independent of ICU (which checks it).
 ///
 ///     HangulNormalization.composed(["\u{1100}", "\u{1161}", "\u{11A8}"])  // ["각"]
 ///     HangulNormalization.decomposed(["닭"])   // U+1103 U+1161 U+11B0
@@ -52,7 +52,7 @@ public enum HangulNormalization {
         result.append(scalar)
         continue
       }
-      // The jamo by the arithmetic of SPEC §2, with no array for each syllable.
+      // The jamo by the arithmetic of Unicode (ARCHITECTURE.md), with no array for each syllable.
       result.append(initial)
       result.append(vowel)
       if index % 28 > 0, let final = Unicode.Scalar(0x11A7 + index % 28) { result.append(final) }

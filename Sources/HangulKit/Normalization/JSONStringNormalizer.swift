@@ -2,7 +2,7 @@
 /// the token is cut where nothing can compose across (before an ASCII
 /// character, a precomposed Hangul syllable or a compatibility jamo); a piece
 /// that is one such character stays as it came, escapes included; a piece of
-/// modern conjoining jamo is composed by the Hangul arithmetic of SPEC §2;
+/// modern conjoining jamo is composed by the Hangul arithmetic of Unicode (ARCHITECTURE.md);
 /// only the other pieces go to ICU. A piece that normalization changes is
 /// written back as JSON (``JSONWriter`` escaping), the rest is copied.
 ///

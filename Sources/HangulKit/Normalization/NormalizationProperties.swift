@@ -22,7 +22,7 @@ public final class NormalizationProperties {
   /// after it too, it is written unchanged.
   public static let stable: UInt8 = 2
   /// A Hangul syllable or conjoining jamo: the project's arithmetic composes
-  /// and decomposes it (SPEC §2) instead of ICU.
+  /// and decomposes it (ARCHITECTURE.md, Unicode ground truth) instead of ICU.
   public static let hangul: UInt8 = 4
   /// Not asked of ICU yet (no other flag is set with it).
   public static let unknown: UInt8 = 0x80

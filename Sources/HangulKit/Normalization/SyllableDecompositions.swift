@@ -10,7 +10,7 @@
 ///     table.bytes[0..<6]   // 가: E1 84 80 E1 85 A1 (U+1100 U+1161)
 ///     table.bytes[15]      // 6
 ///
-/// Built once by the arithmetic of SPEC §2 (no allocation per syllable:
+/// Built once by the arithmetic of Unicode (ARCHITECTURE.md) (no allocation per syllable:
 /// about 0.3 million instructions, against tens of millions for a table built
 /// from scalars); ``NormalFormChecker`` and the tests compare it with ICU.
 /// A look-up is O(1).

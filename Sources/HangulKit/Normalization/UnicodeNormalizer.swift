@@ -9,7 +9,7 @@
 /// The text is cut into segments at normalization boundaries (from
 /// ``NormalizationProperties``, built from ICU). A segment of one code point
 /// that is already in the form is copied; a segment of Hangul syllables and
-/// conjoining jamo is composed or decomposed by the arithmetic of SPEC §2;
+/// conjoining jamo is composed or decomposed by the arithmetic of Unicode (ARCHITECTURE.md);
 /// every other segment (combining marks, compatibility characters, …) goes to
 /// ICU, a run of such segments at a time. Bytes that are not UTF-8 are copied
 /// unchanged and nothing composes across them. A segment longer than

@@ -6,7 +6,7 @@
 internal import CSystemCalls
 
 /// Renames files and directories whose names are not in a normalization form
-/// (`hangul-normalize --rename`, SPEC §6), as `convmv --nfc` does, but never
+/// (`hangul-normalize --rename`, hangul-normalize(1)), as `convmv --nfc` does, but never
 /// overwriting anything and never moving anything out of its directory.
 ///
 ///     let renamer = try FileRenamer(form: .nfc, recursive: true)

@@ -8,7 +8,7 @@
 import Synchronization
 
 /// A review's creation time in one of the forms the keyboard apps wrote
-/// (SPEC §5), kept with how it was written.
+/// (hangul-reviews(1)), kept with how it was written.
 ///
 /// | form | example |
 /// | --- | --- |
@@ -460,7 +460,7 @@ public struct NumericDateStyle: Sendable, Equatable {
   }
 }
 
-/// The `"elapsed"` wording of `--relative-time` (SPEC §5).
+/// The `"elapsed"` wording of `--relative-time` (hangul-reviews(1)).
 public struct RelativeTime: Sendable {
   public var now: ReviewDate
   public var timeZone: ReviewTimeZone

@@ -1,4 +1,4 @@
-/// One review record read from the input, checked as SPEC §5 asks.
+/// One review record read from the input, checked as hangul-reviews(1) asks.
 struct ReviewRecord {
   let raw: JSONRecordSplitter.Record
   let value: JSONValue

@@ -1,5 +1,5 @@
 /// A search column that `hangul-reviews export --search` adds for the
-/// content (SPEC §5), so that a database finds reviews with `LIKE`:
+/// content (hangul-reviews(1)), so that a database finds reviews with `LIKE`:
 ///
 /// | key | column | 안녕 ㄻ |
 /// | --- | --- | --- |

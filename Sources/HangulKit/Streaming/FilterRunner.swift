@@ -411,7 +411,7 @@ public struct PositionedError: Error, Equatable, Sendable, CustomStringConvertib
     self.message = message
   }
 
-  /// `FILE:LINE:COLUMN: message`, as SPEC §7 writes it.
+  /// `FILE:LINE:COLUMN: message`, as the man pages' DIAGNOSTICS write it.
   public var description: String {
     if let column { return "\(file):\(line):\(column): \(message)" }
     return "\(file):\(line): \(message)"

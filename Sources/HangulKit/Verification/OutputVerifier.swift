@@ -1,4 +1,4 @@
-/// Checks text against ICU, span by span (SPEC §7 `--verify`).
+/// Checks text against ICU, span by span (`--verify`, in every program's man page).
 ///
 /// A Hangul span is a run of syllables and jamo (``HangulNormalization/isHangul(_:)``).
 /// For output that should be composed (``Expectation/composed``) every span
