@@ -63,9 +63,11 @@ public struct HangulInputContext: Sendable {
   /// The automaton that types the keyboard.
   public let automaton: InputAutomaton
 
-  /// The automaton in use: exactly one of the three is set.
-  var syllable: SyllableComposer?
-  var layout: LayoutComposer?
+  /// The automaton in use: exactly one of the three is set. A key-run fast
+  /// path (``HangulKit``'s line editor) tabulates their steps and sets
+  /// their state after a run; it does so only without a Backspace history.
+  package var syllable: SyllableComposer?
+  package var layout: LayoutComposer?
   var keypad: KeypadComposer?
   /// A keypad's committed text that a press may still change: the end of
   /// the caller's text, as the keypad wrote it.
@@ -174,6 +176,13 @@ public struct HangulInputContext: Sendable {
     return process(key)
   }
 
+  /// Ends a phone keypad's multi-tap cycle (a pause): the next press of the
+  /// same key types a new jamo. Strokes that are not yet a jamo (천지인's ㆍ)
+  /// wait on; on other keyboards it does nothing.
+  public mutating func endCycle() {
+    keypad?.endCycle()
+  }
+
   /// Backspace: undoes one composition step of the syllable being composed
   /// (뷁 → 뷀 → 붸 → 부 → ㅂ), or with ``ComposerOptions/Backspace/keystroke``
   /// the last keystroke as if it had never been typed, or on a keypad the
@@ -209,6 +218,19 @@ public struct HangulInputContext: Sendable {
     commitUTF8.removeAll(keepingCapacity: true)
     deleteCount = 0
     commitComposing()
+  }
+
+  /// Forgets what a keystroke Backspace could undo, keeping what is being
+  /// composed: the caller's text before the cursor changed (an editor
+  /// flushed it), so a ``deleteCount`` could no longer be applied.
+  package mutating func forgetBackspaceHistory() {
+    keystrokes.clear()
+  }
+
+  /// The key whose first label is `scalar` on a keyboard that names its keys
+  /// by label (a phone keypad: ㆍ on 천지인, `*` for 나랏글's 획추가), or `nil`.
+  public func key(labelled scalar: Unicode.Scalar) -> UInt8? {
+    keypad?.keyByLabel[scalar.value]
   }
 
   /// Drops what is being composed, committing nothing; libhangul's `hangul_ic_reset`.

@@ -51,11 +51,11 @@ public struct ComposeFilter: ByteFilter {
     editor = LineEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
       transitionStateLimit: transitionStateLimit)
-    let usesLayout = !keyboard.hasJamoLabels || options.autoReorder
+    let keysArePositions = editor.context.automaton.keysAreLayoutPositions
     asciiActions = (0..<128).map { code in
       switch code {
       case 0x0A, 0x08, 0x7F: return AsciiKeyAction.other
-      case 0x20...0x7E where keys == .qwerty && usesLayout:
+      case 0x20...0x7E where keys == .qwerty && keysArePositions:
         return keyboard.layout.value(forKey: UInt8(code)) != 0
           ? AsciiKeyAction.layoutKey : AsciiKeyAction.text
       case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:

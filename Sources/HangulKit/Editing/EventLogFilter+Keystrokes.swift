@@ -27,7 +27,7 @@ extension EventLogFilter {
         recorder.insert([ascii])
       }
     case .code(.keypad(let scalar), _):
-      if editor.keypad != nil, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
         recorder.process(InputKey(scalar), text: Array(String(scalar).utf8), at: time)
       } else {
         recorder.insert(Array(String(scalar).utf8))

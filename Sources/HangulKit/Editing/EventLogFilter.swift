@@ -491,7 +491,7 @@ public struct EventLogFilter: ByteFilter {
     case .code(.keypad(let scalar), _):
       shiftPending = false
       // On a phone keypad the numeric keypad's keys are the phone's keys.
-      if editor.keypad != nil, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
         editor.typePosition(UInt8(scalar.value))
       } else {
         editor.insert(scalar)

@@ -13,14 +13,10 @@
 /// over-long line, which move the line's bytes once. Memory is bounded by
 /// ``maximumLineLength``.
 public struct LineEditor: Sendable {
-  /// The automaton for the syllable being composed.
-  public internal(set) var composer: SyllableComposer
-  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
-  /// and its keystroke history: when ``usesLayout`` is set, it composes
-  /// instead of ``composer``.
-  public internal(set) var layoutTyping: LayoutTyping
-  /// Whether ``layoutTyping`` composes.
-  public let usesLayout: Bool
+  /// The input context that types the keys: it holds the automaton the
+  /// keyboard needs, the syllable being composed and the keystroke history;
+  /// the editor applies what each call commits (and takes back) to ``line``.
+  public internal(set) var context: HangulInputContext
   /// Bytes that are final: finished lines, and pieces of over-long lines.
   public var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
@@ -30,15 +26,13 @@ public struct LineEditor: Sendable {
   /// What happened so far.
   public private(set) var counts = EditCounts()
 
-  /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
+  /// Whether Backspace undoes whole keystrokes (the context keeps their
+  /// history; runs of keys then go the general way).
   let undoesKeystrokes: Bool
-  /// For `--backspace keystroke`: the state before each jamo key since the
-  /// last non-jamo key, and the line length then.
-  private var history: [(state: CompositionState, lineLength: Int)] = []
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
-  /// The steps of ``composer`` as a table for runs of keys: column 0
+  /// The steps of the context's 2-set automaton as a table for runs of keys: column 0
   /// commits (text), the others press one key (see ``jamoKeyClasses``).
   var jamoTransitions: KeyTransitionTable<CompositionState>
   /// For each ``AsciiKeyAction`` (and so each jamo offset + 2), the column
@@ -47,7 +41,7 @@ public struct LineEditor: Sendable {
   let jamoKeyClasses: [UInt8]
   /// The jamo offset that each column of ``jamoTransitions`` presses (0: text).
   let jamoOfKeyClass: [UInt8]
-  /// The steps of ``layoutTyping``'s composer as a table for runs of keys:
+  /// The steps of the context's layout automaton as a table for runs of keys:
   /// column 0 commits, the others are the keys in ``layoutKeyClasses``.
   var layoutTransitions: KeyTransitionTable<LayoutBuffer>
   /// The column of each ASCII code in ``layoutTransitions`` (0: the layout
@@ -82,15 +76,8 @@ public struct LineEditor: Sendable {
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
     transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
   ) {
-    composer = SyllableComposer(keyboard: keyboard, options: options)
-    usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
-    layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
+    context = HangulInputContext(keyboard: keyboard, options: options)
     undoesKeystrokes = options.backspace == .keystroke
-    var mask: UInt64 = 0
-    for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
-      mask |= 1 << UInt64(offset)
-    }
-    compoundMask = mask
     self.maximumLineLength = max(maximumLineLength, 4)
     // One column per jamo that one key types; a compound jamo takes two steps.
     var jamoClasses = [UInt8](repeating: 0xFF, count: 256)
@@ -144,91 +131,72 @@ public struct LineEditor: Sendable {
   /// new piece of a parallel run need not fill them again. O(1) (the tables
   /// are shared until one of the editors adds a step).
   mutating func reuseTransitions(of earlier: LineEditor) {
-    guard usesLayout == earlier.usesLayout, composer.options == earlier.composer.options,
+    guard context.automaton == earlier.context.automaton,
+      context.options == earlier.context.options,
       jamoKeyClasses == earlier.jamoKeyClasses, layoutClassCodes == earlier.layoutClassCodes,
       jamoTransitions.width == earlier.jamoTransitions.width,
       layoutTransitions.width == earlier.layoutTransitions.width,
       jamoTransitions.stateLimit == earlier.jamoTransitions.stateLimit,
       layoutTransitions.stateLimit == earlier.layoutTransitions.stateLimit,
-      composer.keyboard == earlier.composer.keyboard
+      context.keyboard == earlier.context.keyboard
     else { return }
     jamoTransitions = earlier.jamoTransitions
     layoutTransitions = earlier.layoutTransitions
   }
 
-  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
+  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after
+  /// the other; a jamo the keyboard has no key for is text.
   @inline(__always)
   public mutating func press(_ jamo: Jamo) {
-    if usesLayout { return pressOnLayout(jamo) }
-    if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
-      pressKey(jamo)
-    } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
-      pressKey(parts.0)
-      pressKey(parts.1)
+    if context.process(InputKey(jamo.scalar)) {
+      applyContextOutput()
     } else {
-      pressKey(jamo)
+      applyContextOutput()
+      insert(jamo.scalar)
     }
   }
 
-  @inline(__always)
-  private mutating func pressKey(_ key: Jamo) {
-    if undoesKeystrokes { history.append((composer.state, line.count)) }
-    if let done = composer.press(key) { appendToLine(done) }
-  }
-
-  /// Types a key by its ASCII code on a keyboard run by ``layoutTyping``
-  /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
-  /// does not take is text.
+  /// Types a key by its ASCII code (on 2-set the jamo it carries); a key the
+  /// keyboard does not take is text.
   @inline(never)
   public mutating func press(key code: UInt8) {
-    guard usesLayout else {
-      if let jamo = composer.keyboard.jamo(forASCII: code) {
-        press(jamo)
-      } else {
-        insert(Unicode.Scalar(code))
-      }
-      return
+    let taken = context.process(InputKey(ascii: code))
+    applyContextOutput()
+    if !taken {
+      line.append(code)
+      flushIfTooLong()
     }
-    if !layoutTyping.press(key: code, at: line.count, into: &line) { line.append(code) }
+  }
+
+  /// Applies what the context's last call did to the line: deletes the
+  /// scalars it took back (a keystroke Backspace that undoes a key that
+  /// committed text), then appends what it committed.
+  @inline(__always)
+  private mutating func applyContextOutput() {
+    for _ in 0..<context.deleteCount { line.removeLastCharacter() }
+    guard !context.commitUTF8.isEmpty else { return }
+    if context.commitUTF8.count <= 4 {
+      for byte in context.commitUTF8 { line.append(byte) }
+    } else {
+      line.append(contentsOf: context.commitUTF8)
+    }
     flushIfTooLong()
   }
-
-  /// A jamo key on a keyboard run by ``layoutTyping``: the keys that type
-  /// it, or text when it has none.
-  private mutating func pressOnLayout(_ jamo: Jamo) {
-    guard let keys = layoutTyping.keys(typing: jamo) else {
-      insert(jamo.scalar)
-      return
-    }
-    for code in keys { press(key: code) }
-  }
-
-  /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
-  /// ``JamoTables`` once, so that typing a key reads no lazy global.
-  let compoundMask: UInt64
 
   /// Backspace: undoes a composition step or the last keystroke (see
   /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last
   /// character of the line; at the start of a line it deletes nothing.
   public mutating func backspace() {
     counts.backspaces += 1
-    if usesLayout {
-      switch layoutTyping.backspace() {
-      case .restoredKeystroke(let lineLength):
-        line.removeSubrange(lineLength...)
-        return
-      case .undidStep: return
-      case .nothing: break
-      }
-    } else if undoesKeystrokes, let previous = history.popLast() {
-      composer.restore(previous.state)
-      line.removeSubrange(previous.lineLength...)
-      return
-    } else if composer.undoStep() {
+    if context.backspace() {
+      applyContextOutput()
       return
     }
     // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-    if !(usesLayout ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
+    let deleted =
+      context.automaton.writesConjoiningJamo
+      ? line.removeLastSyllableBlock() : line.removeLastCharacter()
+    if !deleted {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
@@ -312,7 +280,7 @@ public struct LineEditor: Sendable {
 
   /// Whether nothing is being composed.
   @inline(__always)
-  var isIdle: Bool { usesLayout ? layoutTyping.isEmpty : composer.state.isEmpty }
+  var isIdle: Bool { !context.isComposing }
 
   /// Whether the editor is as a newline leaves it: nothing being composed,
   /// and the line empty with none of it flushed. From here, inserting a
@@ -371,13 +339,8 @@ public struct LineEditor: Sendable {
 
   @inline(__always)
   private mutating func commit() {
-    if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
-    if usesLayout {
-      layoutTyping.commit(into: &line)
-      flushIfTooLong()
-      return
-    }
-    if let done = composer.commit() { appendToLine(done) }
+    context.flush()
+    applyContextOutput()
   }
 
   @inline(__always)
@@ -417,8 +380,7 @@ public struct LineEditor: Sendable {
     }
     output.append(contentsOf: line[..<(line.count - keep)])
     line.removeFirst(line.count - keep)
-    history.removeAll(keepingCapacity: true)
-    layoutTyping.forgetHistory()
+    context.forgetBackspaceHistory()
     lineWasFlushed = true
     counts.linesFlushed += 1
   }
