@@ -54,7 +54,7 @@ public struct ComposeOptions: ParsableArguments {
   /// or when `--keys jamo` is asked of a keyboard whose keys have no jamo labels.
   public func loadKeyboard() throws -> Keyboard {
     let loaded = try Keyboard.named(byOption: keyboard)
-    if keys == .jamo, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
+    if keys == .jamo, !InputAutomaton.takesJamoLabels(loaded) {
       throw ValidationError(
         "keyboard '\(ProgramArguments.shortened(keyboard))' (\(loaded.layout.type.rawValue)) "
           + "has no jamo keys; use --keys qwerty")

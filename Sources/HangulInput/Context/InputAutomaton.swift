@@ -85,6 +85,10 @@ public enum InputAutomaton: Sendable, Hashable, CaseIterable {
   /// rather than only the letters that carry jamo (the 2-set automaton).
   public var keysAreLayoutPositions: Bool { self != .syllable }
 
+  /// Whether pressing a key again cycles through its jamo (multi-tap), so
+  /// that a pause between presses matters (``HangulInputContext/process(_:at:)``).
+  public var hasMultitapCycles: Bool { self == .keypad }
+
   /// Whether the numeric keypad's digit, `*` and `#` keys are keys of the
   /// keyboard (a phone keypad) rather than text.
   public var takesNumericKeypad: Bool { self == .keypad }

@@ -32,7 +32,7 @@ extension EventLogFilter {
       } else {
         recorder.insert(Array(String(scalar).utf8))
       }
-    case .keypadKey(let code):
+    case .phoneKey(let code):
       if mode == .korean {
         recorder.process(InputKey(ascii: code), text: [code], at: time)
       } else {

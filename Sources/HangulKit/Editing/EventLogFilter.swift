@@ -397,7 +397,7 @@ public struct EventLogFilter: ByteFilter {
     case character(String)
     case code(KeyCode, shifted: Bool)
     /// A phone keypad's key named in the keyboard file (획추가).
-    case keypadKey(UInt8)
+    case phoneKey(UInt8)
     case text(String)
   }
 
@@ -445,7 +445,7 @@ public struct EventLogFilter: ByteFilter {
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
-    if let code = keypadKeyNames[name] { return .keypadKey(code) }
+    if let code = keypadKeyNames[name] { return .phoneKey(code) }
     if name.count == 1 { return .character(name) }
     fail(
       Self.unknown(
@@ -496,7 +496,7 @@ public struct EventLogFilter: ByteFilter {
       } else {
         editor.insert(scalar)
       }
-    case .keypadKey(let code):
+    case .phoneKey(let code):
       shiftPending = false
       if mode == .korean { editor.typePosition(code) } else { editor.insert(Unicode.Scalar(code)) }
     case .text(let phrase):

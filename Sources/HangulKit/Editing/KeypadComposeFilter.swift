@@ -81,6 +81,9 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
       recorder.current.keystrokes += 1
       commit()
       line.append(contentsOf: Self.bytes(of: scalar))
+      // A newline ends the line, literal or not (as on the other keyboards):
+      // no Backspace reaches back across it, so lines can go to separate threads.
+      if scalar == "\n" { flush(into: &output) }
       return
     }
     switch scalar.value {
