@@ -22,7 +22,7 @@ public enum KeyEncoding: String, Sendable, CaseIterable {
 ///
 /// Time is O(n) in the input; memory is bounded by the editor's line limit.
 public struct ComposeFilter: ByteFilter {
-  public private(set) var editor: LineEditor
+  package private(set) var editor: LineEditor
   public let keys: KeyEncoding
   /// Whether characters and syllables written are counted (for `--stats`).
   public let countsOutput: Bool
@@ -42,8 +42,8 @@ public struct ComposeFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength, countsOutput: Bool = true,
-    transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
+    maximumLineLength: Int = EditingDefaults.maximumLineLength, countsOutput: Bool = true,
+    transitionStateLimit: Int = EditingDefaults.transitionStateLimit
   ) {
     self.keys = keys
     self.countsOutput = countsOutput

@@ -23,9 +23,9 @@
 /// ``output`` only when the document ends, or when the part of a line before
 /// the cursor grows past ``maximumLineLength`` bytes; then everything before
 /// the cursor is written and can no longer be reached.
-public struct DocumentEditor: Sendable {
+package struct DocumentEditor: Sendable {
   /// Where a movement key takes the cursor.
-  public enum Movement: Sendable, Hashable, CaseIterable {
+  package enum Movement: Sendable, Hashable, CaseIterable {
     /// One character back (across a line start too).
     case left
     /// One character forward (across a line end too).
@@ -42,15 +42,15 @@ public struct DocumentEditor: Sendable {
 
   /// The input context that types the keys at the cursor: the automaton
   /// the keyboard needs, the syllable being composed, the keystroke history.
-  public private(set) var context: HangulInputContext
+  package private(set) var context: HangulInputContext
   /// Bytes that are final: the document's text once it ends, or the text
   /// before the cursor flushed from an over-long line.
-  public var output: [UInt8] = []
+  package var output: [UInt8] = []
   /// The most UTF-8 bytes the part of a line before the cursor may hold
   /// before everything before the cursor is flushed.
-  public let maximumLineLength: Int
+  package let maximumLineLength: Int
   /// What happened so far (Delete counts as a Backspace).
-  public private(set) var counts = EditCounts()
+  package private(set) var counts = EditCounts()
 
   /// The lines above the cursor's line, first line first.
   private var linesAbove: [GapLine] = []
@@ -67,7 +67,7 @@ public struct DocumentEditor: Sendable {
   /// The column consecutive ArrowUp/ArrowDown presses aim at.
   private var goalColumn: Int?
 
-  public init(
+  package init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
@@ -76,16 +76,16 @@ public struct DocumentEditor: Sendable {
   }
 
   /// The cursor's column in scalars from the start of its line.
-  public var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
+  package var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
 
   /// How many scalars of committed text stand before the cursor, newlines
   /// included (text flushed by ``maximumLineLength`` not counted). O(lines).
-  public var cursorOffset: Int {
+  package var cursorOffset: Int {
     linesAbove.reduce(0) { $0 + $1.count + 1 } + cursorColumn
   }
 
   /// Whether the document holds no text and nothing is being composed.
-  public var isEmpty: Bool {
+  package var isEmpty: Bool {
     linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && !context.isComposing
   }
 
@@ -94,7 +94,7 @@ public struct DocumentEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after
   /// the other (on a keypad, the presses that type it); a jamo the keyboard
   /// has no key for is text.
-  public mutating func press(_ jamo: Jamo) {
+  package mutating func press(_ jamo: Jamo) {
     goalColumn = nil
     let taken = context.process(InputKey(jamo.scalar))
     applyContextOutput()
@@ -105,7 +105,7 @@ public struct DocumentEditor: Sendable {
   /// Shift included: `R` is Shift+R) through the keyboard's layout: the jamo
   /// the layout puts there, or the character itself where it puts none. This
   /// is the one place where the event format maps a key position to a key.
-  public mutating func typePosition(_ ascii: UInt8) {
+  package mutating func typePosition(_ ascii: UInt8) {
     goalColumn = nil
     let taken = context.process(InputKey(ascii: ascii))
     applyContextOutput()
@@ -131,7 +131,7 @@ public struct DocumentEditor: Sendable {
   /// Inserts a character that is not a key at the cursor: it ends the
   /// syllable being composed. A conjoining vowel or final composes with the
   /// text before it by the canonical algorithm; a newline starts a new line.
-  public mutating func insert(_ scalar: Unicode.Scalar) {
+  package mutating func insert(_ scalar: Unicode.Scalar) {
     goalColumn = nil
     commit()
     if scalar == "\n" {
@@ -154,19 +154,19 @@ public struct DocumentEditor: Sendable {
   /// Ends a phone keypad's multi-tap cycle (a pause longer than
   /// `--multitap-timeout`): the next press of the same key types a new jamo.
   /// Strokes that are not yet a jamo (천지인's ㆍ) wait on.
-  public mutating func endCycle() {
+  package mutating func endCycle() {
     context.endCycle()
   }
 
   /// The key of a phone keypad whose first label is `scalar` (ㆍ on 천지인,
   /// `*` for 나랏글's 획추가), or `nil` (also on other keyboards).
-  public func keypadKey(labelled scalar: Unicode.Scalar) -> UInt8? {
+  package func keypadKey(labelled scalar: Unicode.Scalar) -> UInt8? {
     context.key(labelled: scalar)
   }
 
   /// Ends the syllable being composed without writing anything (the
   /// separator key, `Next`).
-  public mutating func endSyllable() {
+  package mutating func endSyllable() {
     goalColumn = nil
     commit()
   }
@@ -177,7 +177,7 @@ public struct DocumentEditor: Sendable {
   /// ``ComposerOptions/Backspace``); with nothing being composed, deletes the
   /// character before the cursor (at the start of a line the newline, so the
   /// lines join; at the start of the document nothing).
-  public mutating func backspace() {
+  package mutating func backspace() {
     goalColumn = nil
     counts.backspaces += 1
     if context.backspace() {
@@ -228,7 +228,7 @@ public struct DocumentEditor: Sendable {
   /// Delete: commits, then deletes the character after the cursor (at the
   /// end of a line the newline, so the lines join; at the end of the
   /// document nothing).
-  public mutating func deleteForward() {
+  package mutating func deleteForward() {
     goalColumn = nil
     counts.backspaces += 1
     commit()
@@ -245,7 +245,7 @@ public struct DocumentEditor: Sendable {
   /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
   /// does: first spaces and tabs, then everything back to the previous
   /// space, tab or the start of the line.
-  public mutating func deleteWord() {
+  package mutating func deleteWord() {
     goalColumn = nil
     commit()
     current.moveGap(to: cursorColumn)
@@ -264,7 +264,7 @@ public struct DocumentEditor: Sendable {
   /// Moves the cursor; it commits the syllable being composed, even where
   /// the cursor cannot move. Consecutive ArrowUp/ArrowDown presses keep
   /// aiming at the column where the first one started.
-  public mutating func move(_ movement: Movement) {
+  package mutating func move(_ movement: Movement) {
     commit()
     switch movement {
     case .left:
@@ -311,14 +311,14 @@ public struct DocumentEditor: Sendable {
   }
 
   /// Commits the syllable being composed (as the 한/영 key does).
-  public mutating func commitSyllable() {
+  package mutating func commitSyllable() {
     goalColumn = nil
     commit()
   }
 
   /// Ends the document: commits, and moves its whole text to ``output``.
   /// The editor is then empty and ready for the next document.
-  public mutating func finish() {
+  package mutating func finish() {
     commit()
     for line in linesAbove {
       line.write(to: &output)

@@ -37,7 +37,7 @@ public struct EventLogFilter: ByteFilter {
     case keystrokes
   }
 
-  public private(set) var editor: DocumentEditor
+  package private(set) var editor: DocumentEditor
   public let keys: KeyEncoding
   public let output: Output
   /// Whether statistics are kept for `--stats`: each JSON document object
@@ -107,7 +107,7 @@ public struct EventLogFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     multitapTimeout: Double? = nil,
     report: @escaping (PositionedError) -> Void

@@ -42,7 +42,7 @@ public struct KeystrokeLogFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+    maximumLineLength: Int = EditingDefaults.maximumLineLength
   ) {
     self.keys = keys
     recorder = KeystrokeRecorder(context: HangulInputContext(keyboard: keyboard, options: options))

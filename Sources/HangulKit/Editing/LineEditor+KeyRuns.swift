@@ -53,12 +53,16 @@ extension LineEditor {
     var position = start
     var keystrokes = 0
     var written = 0
-    // The tables hold the states of the automaton the context runs.
-    if context.layout != nil {
+    // The tables hold the states of the automaton the context runs (a
+    // keypad, which may retype committed text, has none: it goes the general way).
+    switch context.automaton {
+    case .syllable:
+      keystrokes = typeJamoRun(input, &position, end, actions, &scratch, &written)
+    case .layout:
       typeLayoutRun(input, &position, end, actions, &scratch, &written)
       keystrokes = position - start
-    } else if context.syllable != nil {
-      keystrokes = typeJamoRun(input, &position, end, actions, &scratch, &written)
+    default:
+      return (start, 0)
     }
     scratch.withUnsafeBufferPointer {
       line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written]))
@@ -73,10 +77,7 @@ extension LineEditor {
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
     _ scratch: inout [UInt8], _ written: inout Int
   ) -> Int {
-    guard let machine = context.syllable?.machine,
-      let composing = context.syllable?.state
-    else { return 0 }
-    var state = jamoTransitions.index(of: composing, hint: lastTransitionState)
+    var state = jamoTransitions.index(of: context.syllable.state, hint: lastTransitionState)
     var keystrokes = 0
     while true {
       // A step the table does not know yet: its state and column.
@@ -100,6 +101,7 @@ extension LineEditor {
         }
       }
       guard missing >= 0 else { break }
+      let machine = context.syllable.machine
       let jamo = Jamo(offset: jamoOfKeyClass[missing])
       let current = jamoTransitions.state(at: state)
       let stored = jamoTransitions.resolve(state: &missingState, keyClass: missing) {
@@ -116,7 +118,7 @@ extension LineEditor {
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    context.syllable?.restore(jamoTransitions.state(at: state))
+    context.syllable.restore(jamoTransitions.state(at: state))
     lastTransitionState = state
     return keystrokes
   }
@@ -222,8 +224,7 @@ extension LineEditor {
     _ scratch: inout [UInt8], _ written: inout Int
   ) {
     if layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
-    guard let layoutComposer = context.layout else { return }
-    var state = layoutTransitions.index(of: layoutComposer.buffer, hint: lastTransitionState)
+    var state = layoutTransitions.index(of: context.layout.buffer, hint: lastTransitionState)
     while true {
       let missing = scratch.withUnsafeMutableBufferPointer { buffer in
         layoutTransitions.entries.withUnsafeBufferPointer { entries in
@@ -244,7 +245,7 @@ extension LineEditor {
         }
       }
       guard missing >= 0 else { break }
-      var composer = layoutComposer
+      var composer = context.layout
       let code = layoutClassCodes[missing]
       let stored = layoutTransitions.resolve(state: &state, keyClass: missing) { buffer, bytes in
         composer.restore(buffer)
@@ -259,7 +260,7 @@ extension LineEditor {
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    context.layout?.restore(layoutTransitions.state(at: state))
+    context.layout.restore(layoutTransitions.state(at: state))
     lastTransitionState = state
   }
 

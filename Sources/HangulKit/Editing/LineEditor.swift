@@ -12,19 +12,19 @@
 /// Every operation is amortized O(1) except ``endLine()`` and the flush of an
 /// over-long line, which move the line's bytes once. Memory is bounded by
 /// ``maximumLineLength``.
-public struct LineEditor: Sendable {
+package struct LineEditor: Sendable {
   /// The input context that types the keys: it holds the automaton the
   /// keyboard needs, the syllable being composed and the keystroke history;
   /// the editor applies what each call commits (and takes back) to ``line``.
-  public internal(set) var context: HangulInputContext
+  package internal(set) var context: HangulInputContext
   /// Bytes that are final: finished lines, and pieces of over-long lines.
-  public var output: [UInt8] = []
+  package var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
-  public internal(set) var line: [UInt8] = []
+  package internal(set) var line: [UInt8] = []
   /// The longest the current line may grow before it is flushed in pieces.
-  public let maximumLineLength: Int
+  package let maximumLineLength: Int
   /// What happened so far.
-  public private(set) var counts = EditCounts()
+  package private(set) var counts = EditCounts()
 
   /// Whether Backspace undoes whole keystrokes (the context keeps their
   /// history; runs of keys then go the general way).
@@ -63,15 +63,15 @@ public struct LineEditor: Sendable {
   var lastTransitionState = 0
 
   /// The default of `--max-line`: 1 MiB.
-  public static let defaultMaximumLineLength = 1 << 20
+  package static let defaultMaximumLineLength = EditingDefaults.maximumLineLength
 
   /// The most composing states the key-run tables keep before they start
   /// over (at most a few MB; real text reaches a few thousand).
-  public static let defaultTransitionStateLimit = 8192
+  package static let defaultTransitionStateLimit = EditingDefaults.transitionStateLimit
 
   /// An editor for `keyboard`; `transitionStateLimit` bounds the tables that
   /// runs of keys go through (see ``defaultTransitionStateLimit``).
-  public init(
+  package init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
     transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
@@ -147,7 +147,7 @@ public struct LineEditor: Sendable {
   /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after
   /// the other; a jamo the keyboard has no key for is text.
   @inline(__always)
-  public mutating func press(_ jamo: Jamo) {
+  package mutating func press(_ jamo: Jamo) {
     if context.process(InputKey(jamo.scalar)) {
       applyContextOutput()
     } else {
@@ -159,7 +159,7 @@ public struct LineEditor: Sendable {
   /// Types a key by its ASCII code (on 2-set the jamo it carries); a key the
   /// keyboard does not take is text.
   @inline(never)
-  public mutating func press(key code: UInt8) {
+  package mutating func press(key code: UInt8) {
     let taken = context.process(InputKey(ascii: code))
     applyContextOutput()
     if !taken {
@@ -186,7 +186,7 @@ public struct LineEditor: Sendable {
   /// Backspace: undoes a composition step or the last keystroke (see
   /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last
   /// character of the line; at the start of a line it deletes nothing.
-  public mutating func backspace() {
+  package mutating func backspace() {
     counts.backspaces += 1
     if context.backspace() {
       applyContextOutput()
@@ -204,14 +204,14 @@ public struct LineEditor: Sendable {
 
   /// Ends the syllable being composed without writing anything (the
   /// separator key).
-  public mutating func endSyllable() {
+  package mutating func endSyllable() {
     commit()
   }
 
   /// Inserts a character that is not a key: it ends the syllable being
   /// composed and is copied. Conjoining jamo compose with the text before
   /// them by the canonical algorithm, so NFD text comes out NFC.
-  public mutating func insert(_ scalar: Unicode.Scalar) {
+  package mutating func insert(_ scalar: Unicode.Scalar) {
     commit()
     if let last = line.lastThreeByteScalar(),
       let joined = HangulNormalization.composition(of: last, scalar.value)
@@ -226,7 +226,7 @@ public struct LineEditor: Sendable {
 
   /// Inserts a character as literal text: it ends the syllable being composed
   /// and is copied without composing with the text before it.
-  public mutating func insertLiteral(_ scalar: Unicode.Scalar) {
+  package mutating func insertLiteral(_ scalar: Unicode.Scalar) {
     commit()
     appendToLine(scalar)
   }
@@ -236,7 +236,7 @@ public struct LineEditor: Sendable {
   /// what inserting its characters one at a time (``insert(_:)``) does, when
   /// none of them composes with the one before it (a line that grows past
   /// ``maximumLineLength`` is flushed after the character that takes it past).
-  public mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
+  package mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
     commit()
     if line.count + bytes.count > maximumLineLength {
       // The run takes the line past the limit: flushed where one character
@@ -254,7 +254,7 @@ public struct LineEditor: Sendable {
 
   /// Inserts bytes that are not a key (such as bytes that are not UTF-8),
   /// copied unchanged.
-  public mutating func insert(bytes: some Sequence<UInt8>) {
+  package mutating func insert(bytes: some Sequence<UInt8>) {
     commit()
     line.append(contentsOf: bytes)
     flushIfTooLong()
@@ -263,14 +263,14 @@ public struct LineEditor: Sendable {
   /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
   /// does: first spaces and tabs, then everything back to the previous space,
   /// tab or the start of the line. The syllable being composed is part of the word.
-  public mutating func deleteWord() {
+  package mutating func deleteWord() {
     commit()
     while line.last == 0x20 || line.last == 0x09 { line.removeLast() }
     while let last = line.last, last != 0x20, last != 0x09 { line.removeLastCharacter() }
   }
 
   /// Ends the line: commits, and moves the line and a newline to ``output``.
-  public mutating func endLine() {
+  package mutating func endLine() {
     commit()
     output.append(contentsOf: line)
     output.append(0x0A)
@@ -280,7 +280,20 @@ public struct LineEditor: Sendable {
 
   /// Whether nothing is being composed.
   @inline(__always)
-  var isIdle: Bool { !context.isComposing }
+  var isIdle: Bool { !isComposing }
+
+  /// Whether the context may be composing something. Its automaton's state
+  /// is read in place: a call on the context would copy all of it (about a
+  /// kilobyte) on every commit between words. A keypad counts as composing
+  /// (its line is the context's to settle).
+  @inline(__always)
+  private var isComposing: Bool {
+    switch context.automaton {
+    case .syllable: !context.syllable.state.isEmpty
+    case .layout: !context.layout.buffer.isEmpty
+    default: true
+    }
+  }
 
   /// Whether the editor is as a newline leaves it: nothing being composed,
   /// and the line empty with none of it flushed. From here, inserting a
@@ -330,7 +343,7 @@ public struct LineEditor: Sendable {
   }
 
   /// Ends the input: commits, and moves the unfinished line to ``output``.
-  public mutating func finish() {
+  package mutating func finish() {
     commit()
     output.append(contentsOf: line)
     line.removeAll()
@@ -339,6 +352,9 @@ public struct LineEditor: Sendable {
 
   @inline(__always)
   private mutating func commit() {
+    // Between words nothing is composing: then a flush would only clear
+    // what a keystroke Backspace or a keypad could still take back.
+    guard isComposing || undoesKeystrokes else { return }
     context.flush()
     applyContextOutput()
   }
@@ -387,15 +403,24 @@ public struct LineEditor: Sendable {
 }
 
 /// Counts kept by ``LineEditor`` for `--stats`.
-public struct EditCounts: Sendable, Hashable {
+package struct EditCounts: Sendable, Hashable {
   /// Backspaces typed.
-  public var backspaces = 0
+  package var backspaces = 0
   /// Backspaces that found nothing to delete.
-  public var backspacesWithoutEffect = 0
+  package var backspacesWithoutEffect = 0
   /// Of those, the ones that could not reach text already flushed from an over-long line.
-  public var backspacesBlockedByFlush = 0
+  package var backspacesBlockedByFlush = 0
   /// Times an over-long line was flushed in pieces.
-  public var linesFlushed = 0
+  package var linesFlushed = 0
 
-  public init() {}
+  package init() {}
+}
+
+/// The limits the composing filters take by default.
+public enum EditingDefaults {
+  /// The default of `--max-line`: 1 MiB.
+  public static let maximumLineLength = 1 << 20
+  /// The most composing states the key-run tables keep before they start
+  /// over (at most a few MB; real text reaches a few thousand).
+  public static let transitionStateLimit = 8192
 }
