@@ -188,8 +188,8 @@ package struct DocumentEditor: Sendable {
     commit()
     if cursorColumn > 0 {
       current.moveGap(to: cursorColumn)
-      // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-      if !(context.automaton.writesConjoiningJamo && deleteSyllableBlockBeforeCursor()) {
+      // One whole character: a syllable block of conjoining jamo goes whole.
+      if !deleteSyllableBlockBeforeCursor() {
         current.popHead()
         cursorColumn -= 1
       }

@@ -172,12 +172,9 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   private mutating func backspace() {
     if composer.undoPress(in: &line) { return }
     commit()
-    guard var end = line.indices.last else {
-      counts.backspacesWithoutEffect += 1
-      return
-    }
-    while end > 0, line[end] & 0xC0 == 0x80 { end -= 1 }
-    line.removeSubrange(end...)
+    // One whole character, as on the other keyboards: a syllable block of
+    // conjoining jamo goes whole, a byte that is not UTF-8 alone.
+    if !line.removeLastSyllableBlock() { counts.backspacesWithoutEffect += 1 }
   }
 
   private mutating func commit() {

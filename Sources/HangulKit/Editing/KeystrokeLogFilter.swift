@@ -140,10 +140,7 @@ public struct KeystrokeLogFilter: ByteFilter {
   private mutating func deleteLastCharacter() -> Int {
     let before = line.count
     let scalarsBefore = Self.scalarCount(line)
-    let removed =
-      recorder.context.automaton == .syllable
-      ? line.removeLastCharacter() : line.removeLastSyllableBlock()
-    guard removed else { return 0 }
+    guard line.removeLastSyllableBlock() else { return 0 }
     assert(line.count < before, "a character was removed")
     return max(1, scalarsBefore - Self.scalarCount(line))  // a stray continuation byte is one
   }

@@ -192,11 +192,9 @@ package struct LineEditor: Sendable {
       applyContextOutput()
       return
     }
-    // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-    let deleted =
-      context.automaton.writesConjoiningJamo
-      ? line.removeLastSyllableBlock() : line.removeLastCharacter()
-    if !deleted {
+    // One whole character (SPEC 3.2): a syllable block of conjoining jamo
+    // (written by an old-Hangul keyboard or copied from the log) goes whole.
+    if !line.removeLastSyllableBlock() {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
