@@ -3,18 +3,18 @@ import ArgumentParser
 /// A size in bytes written as a number with an optional K, M or G suffix (powers of 1024).
 ///
 ///     try ByteCount.parse("64K").value  // 65536
-public struct ByteCount: ExpressibleByArgument, Sendable {
-  public var value: Int
+package struct ByteCount: ExpressibleByArgument, Sendable {
+  package var value: Int
 
-  public init(_ value: Int) { self.value = value }
+  package init(_ value: Int) { self.value = value }
 
-  public init?(argument: String) {
+  package init?(argument: String) {
     guard let count = try? Self.parse(argument) else { return nil }
     self = count
   }
 
   /// Reads `argument`, saying what is wrong with it when it is not a size.
-  public static func parse(_ argument: String) throws -> ByteCount {
+  package static func parse(_ argument: String) throws -> ByteCount {
     let multipliers: [String: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
     var digits = argument.uppercased()
     var multiplier = 1
@@ -34,7 +34,7 @@ public struct ByteCount: ExpressibleByArgument, Sendable {
     return ByteCount(product)
   }
 
-  public var defaultValueDescription: String {
+  package var defaultValueDescription: String {
     value % (1 << 20) == 0 ? "\(value >> 20)M" : "\(value)"
   }
 }

@@ -8,53 +8,53 @@ import HangulKit
 #endif
 
 /// The automaton's options, shared by `hangul-compose` and `hangul-reviews import`.
-public struct ComposeOptions: ParsableArguments {
+package struct ComposeOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "The keyboard: a built-in id (see --list-keyboards) or a keyboard file.",
       valueName: "id|file"),
     completion: .list(Keyboard.builtInIDs))
-  public var keyboard = "2"
+  package var keyboard = "2"
 
   @Flag(help: "List the built-in keyboards (id, type, name) and exit.")
-  public var listKeyboards = false
+  package var listKeyboards = false
 
   @Option(help: "How keys are written: jamo (ㄱ ㅏ …) or qwerty (key positions of the keyboard).")
-  public var keys: KeyEncoding = .jamo
+  package var keys: KeyEncoding = .jamo
 
   @Flag(help: "Make a tense consonant from the same consonant typed twice (ㄱㄱ → ㄲ).")
-  public var doubleStroke = false
+  package var doubleStroke = false
 
   @Flag(help: "Keep two consonants apart until a vowel comes (ㄱㅅ stays ㄱㅅ, not ㄳ).")
-  public var noBareClusters = false
+  package var noBareClusters = false
 
   @Flag(help: "Combine a vowel with a following ㅣ as phone keyboards do (ㅏㅣ → ㅐ).")
-  public var extendedVowels = false
+  package var extendedVowels = false
 
   @Flag(help: "Put a jamo typed out of order in its place (ㅏㄱ → 가), as libhangul's AUTO_REORDER.")
-  public var autoReorder = false
+  package var autoReorder = false
 
   @Option(help: "What Backspace undoes: jamo (one composition step) or keystroke (the last key).")
-  public var backspace: ComposerOptions.Backspace = .jamo
+  package var backspace: ComposerOptions.Backspace = .jamo
 
-  public init() {}
+  package init() {}
 
   /// The options as the library takes them.
-  public var composerOptions: ComposerOptions {
+  package var composerOptions: ComposerOptions {
     ComposerOptions(
       doubleStroke: doubleStroke, bareClusters: !noBareClusters, extendedVowels: extendedVowels,
       backspace: backspace, autoReorder: autoReorder)
   }
 
-  public func validate() throws {
+  package func validate() throws {
     if !listKeyboards { _ = try loadKeyboard() }
   }
 
   /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
   /// or when `--keys jamo` is asked of a keyboard whose keys have no jamo labels.
-  public func loadKeyboard() throws -> Keyboard {
+  package func loadKeyboard() throws -> Keyboard {
     let loaded = try Keyboard.named(byOption: keyboard)
-    if keys == .jamo, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
+    if keys == .jamo, !InputAutomaton.takesJamoLabels(loaded) {
       throw ValidationError(
         "keyboard '\(ProgramArguments.shortened(keyboard))' (\(loaded.layout.type.rawValue)) "
           + "has no jamo keys; use --keys qwerty")
@@ -64,7 +64,7 @@ public struct ComposeOptions: ParsableArguments {
 
   /// Writes `--list-keyboards` to standard output; a write error is
   /// reported and ends the program with 74.
-  public static func writeKeyboardList(_ diagnostics: Diagnostics) throws {
+  package static func writeKeyboardList(_ diagnostics: Diagnostics) throws {
     if let failure = StandardStream(descriptor: 1).writeReportingFailure(Array(keyboardList.utf8)),
       failure != .brokenPipe
     {
@@ -75,7 +75,7 @@ public struct ComposeOptions: ParsableArguments {
 
   /// The text of `--list-keyboards`: one line per built-in keyboard, its id,
   /// type and names.
-  public static var keyboardList: String {
+  package static var keyboardList: String {
     // Columns as wide as their longest entry, so a keyboard file added with a
     // long id keeps the table aligned.
     let layouts = Keyboard.builtIn.map(\.layout)
@@ -95,7 +95,7 @@ extension Keyboard {
   /// (`3F` is `3f`), else a keyboard file, its path the exact bytes given.
   /// A usage error when it cannot be loaded; a name that is neither an id
   /// nor a file gets the list of ids.
-  public static func named(byOption value: String) throws -> Keyboard {
+  package static func named(byOption value: String) throws -> Keyboard {
     if let id = builtInIDs.first(where: { $0.lowercased() == value.lowercased() }) {
       do {
         return try Keyboard(id: id)

@@ -12,34 +12,34 @@ import Synchronization
 ///
 /// It writes with write(2) rather than through Foundation, so that the
 /// programs do not load Foundation at all (it would double their memory).
-public struct Diagnostics: Sendable {
-  public let program: String
+package struct Diagnostics: Sendable {
+  package let program: String
 
-  public init(program: String) {
+  package init(program: String) {
     self.program = program
   }
 
   /// Writes `PROGRAM: message` and a newline.
-  public func report(_ message: String) {
+  package func report(_ message: String) {
     write("\(program): \(message)\n")
   }
 
   /// Writes `text` as it is.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     StandardStream.error.write(Array(text.utf8))
   }
 
   /// Whether standard error is a terminal.
-  public var isTerminal: Bool { isatty(2) != 0 }
+  package var isTerminal: Bool { isatty(2) != 0 }
 }
 
 /// An output file descriptor written with write(2).
-public struct StandardStream: Sendable {
-  public let descriptor: Int32
+package struct StandardStream: Sendable {
+  package let descriptor: Int32
 
-  public static let error = StandardStream(descriptor: 2)
+  package static let error = StandardStream(descriptor: 2)
 
-  public init(descriptor: Int32) {
+  package init(descriptor: Int32) {
     self.descriptor = descriptor
   }
 
@@ -47,18 +47,18 @@ public struct StandardStream: Sendable {
   /// standard error (but a closed pipe) is remembered: the program then
   /// does not exit 0 (``errorOutputFailed``).
   @discardableResult
-  public func write(_ bytes: [UInt8]) -> Bool {
+  package func write(_ bytes: [UInt8]) -> Bool {
     writeReportingFailure(bytes) == nil
   }
 
   /// Writes all of `bytes`; returns the error, if any.
-  public func writeReportingFailure(_ bytes: [UInt8]) -> StreamError? {
+  package func writeReportingFailure(_ bytes: [UInt8]) -> StreamError? {
     bytes.withUnsafeBufferPointer { writeReportingFailure($0) }
   }
 
   /// Writes all of `bytes` (without copying them into an array first);
   /// returns the error, if any.
-  public func writeReportingFailure(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamError? {
+  package func writeReportingFailure(_ bytes: UnsafeBufferPointer<UInt8>) -> StreamError? {
     do {
       try writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
       return nil
@@ -73,18 +73,18 @@ public struct StandardStream: Sendable {
   /// Why nothing can be written to the descriptor (it is not open for
   /// writing: closed when the program started), or `nil`. A write of no
   /// bytes fails as a write would, without writing anything.
-  public var cannotWriteReason: String? {
+  package var cannotWriteReason: String? {
     var byte: UInt8 = 0
     return Glibc.write(descriptor, &byte, 0) < 0 ? StreamError.reason(errno) : nil
   }
 
   /// Whether a write to standard error failed (it is closed, or on a full disk).
-  public static var errorOutputFailed: Bool { failedErrorWrites.load(ordering: .relaxed) }
+  package static var errorOutputFailed: Bool { failedErrorWrites.load(ordering: .relaxed) }
 
   private static let failedErrorWrites = Atomic<Bool>(false)
 
   /// Opens (creating or truncating) a file for writing; `nil` with `errno` set.
-  public static func create(_ path: FilePath) -> StandardStream? {
+  package static func create(_ path: FilePath) -> StandardStream? {
     let descriptor = path.open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
     return descriptor < 0 ? nil : StandardStream(descriptor: descriptor)
   }
@@ -92,7 +92,7 @@ public struct StandardStream: Sendable {
   /// Closes the descriptor; returns the reason when close(2) reports an
   /// error (a network file system may report a failed write only here).
   @discardableResult
-  public func close() -> String? {
+  package func close() -> String? {
     Glibc.close(descriptor) == 0 ? nil : StreamError.reason(errno)
   }
 
@@ -102,7 +102,7 @@ public struct StandardStream: Sendable {
   /// records). A closed one gets /dev/null, opened the other way round: a
   /// read of standard input, or a write to standard output or error, then
   /// fails as it would have (EBADF), and is reported as an error.
-  public static func openClosedStandardDescriptors() {
+  package static func openClosedStandardDescriptors() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 {
       let opened = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
       if opened != descriptor {
@@ -116,41 +116,41 @@ public struct StandardStream: Sendable {
 }
 
 /// Reports data errors as they happen, the first hundred of them, then how many more.
-public final class ErrorReport {
+package final class ErrorReport {
   private let diagnostics: Diagnostics
-  public private(set) var count = 0
+  package private(set) var count = 0
   private static let shown = 100
 
-  public init(_ diagnostics: Diagnostics) {
+  package init(_ diagnostics: Diagnostics) {
     self.diagnostics = diagnostics
   }
 
-  public func add(_ message: String) {
+  package func add(_ message: String) {
     count += 1
     if count <= Self.shown { diagnostics.report(message) }
   }
 
   /// Counts errors that were not kept to be shown (past the first ones).
-  public func add(unshown count: Int) {
+  package func add(unshown count: Int) {
     self.count += count
   }
 
   /// Reports how many were not shown; returns how many there were.
   @discardableResult
-  public func finish() -> Int {
+  package func finish() -> Int {
     if count > Self.shown { diagnostics.report("\(count - Self.shown) more errors not shown") }
     return count
   }
 }
 
 /// Seconds since 1970 now, from the system clock.
-public func secondsSince1970() -> Double {
+package func secondsSince1970() -> Double {
   var now = timespec()
   clock_gettime(CLOCK_REALTIME, &now)
   return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// The value of an environment variable.
-public func environment(_ name: String) -> String? {
+package func environment(_ name: String) -> String? {
   getenv(name).map { String(cString: $0) }
 }

@@ -2,18 +2,18 @@ import ArgumentParser
 import HangulKit
 
 /// The option every program has for input that is not UTF-8.
-public struct InputOptions: ParsableArguments {
+package struct InputOptions: ParsableArguments {
   @Option(
     name: .customLong("from-code"),
     help: ArgumentHelp(
       "Read input in this encoding (cp949, euc-kr, utf-16le, …) and convert it to UTF-8.",
       valueName: "encoding"),
     completion: .encodings)
-  public var encoding: String?
+  package var encoding: String?
 
-  public init() {}
+  package init() {}
 
-  public func validate() throws {
+  package func validate() throws {
     if let encoding {
       do {
         _ = try InputTranscoder(encoding: encoding)

@@ -4,17 +4,17 @@ import ArgumentParser
 /// the pieces of a regular file.
 ///
 ///     hangul-normalize --jobs 0 big.txt   # one thread per core
-public struct JobsOptions: ParsableArguments {
+package struct JobsOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
       "Split regular files at line boundaries and run the pieces on n threads (0: one per core).",
       valueName: "n"))
-  public var jobs = 1
+  package var jobs = 1
 
-  public init() {}
+  package init() {}
 
-  public func validate() throws {
+  package func validate() throws {
     guard jobs >= 0 else { throw ValidationError("--jobs takes a number of threads, 0 or more") }
   }
 }

@@ -6,10 +6,10 @@ import HangulKit
 /// until the disk is full) nor writes two outputs into one file. Files are
 /// compared by device and inode (``FileIdentity``); each refusal is a usage
 /// error (64).
-public enum OutputChecks {
+package enum OutputChecks {
   /// Refuses a standard output that is one of `inputs` (no inputs: standard
   /// input), opened to write over it or to append to it.
-  public static func standardOutput(isNotOneOf inputs: [FilePath]) throws {
+  package static func standardOutput(isNotOneOf inputs: [FilePath]) throws {
     if let input = FileIdentity.input(onDescriptor: 1, inputs: inputs) {
       throw ValidationError(
         "standard output is the input \(name(input)); write the output to another file")
@@ -18,7 +18,7 @@ public enum OutputChecks {
 
   /// Refuses an output file (`--rejects`) that is one of `inputs` or is
   /// the file standard output writes to.
-  public static func outputFile(_ output: FilePath, option: String, inputs: [FilePath]) throws {
+  package static func outputFile(_ output: FilePath, option: String, inputs: [FilePath]) throws {
     if let input = FileIdentity.input(overwrittenBy: output, inputs: inputs) {
       throw ValidationError(
         "\(option) \(output) is the input \(name(input)); name a file that is not an input")

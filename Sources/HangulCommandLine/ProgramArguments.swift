@@ -21,12 +21,12 @@ import HangulKit
 ///
 ///     // hangul-normalize $'\xff.txt'
 ///     let files: [FilePath]   // [FilePath(bytes: [0xFF, 0x2E, 0x74, 0x78, 0x74])]
-public enum ProgramArguments {
+package enum ProgramArguments {
   /// The arguments after the program name, as the parser reads them.
-  public static var forParser: [String] { decoded.arguments }
+  package static var forParser: [String] { decoded.arguments }
 
   /// The exact bytes of `value`, a value the parser read from ``forParser``.
-  public static func bytes(of value: String) -> [UInt8] {
+  package static func bytes(of value: String) -> [UInt8] {
     guard let marker = decoded.marker, value.unicodeScalars.contains(marker) else {
       return Array(value.utf8)
     }
@@ -48,7 +48,7 @@ public enum ProgramArguments {
   /// `\xHH`, and each argument longer than ``longestShown`` characters cut
   /// to that length and `…`: a message names the value without echoing a
   /// million digits of it.
-  public static func display(_ text: String) -> String {
+  package static func display(_ text: String) -> String {
     var shown = text
     for argument in forParser where argument.count > longestShown {
       shown = shown.replacing(argument, with: shortened(argument))
@@ -64,10 +64,10 @@ public enum ProgramArguments {
   }
 
   /// How many characters of a long value a message shows.
-  public static let longestShown = 64
+  package static let longestShown = 64
 
   /// `value` cut to ``longestShown`` characters and `…` when it is longer.
-  public static func shortened(_ value: String) -> String {
+  package static func shortened(_ value: String) -> String {
     value.count > longestShown ? String(value.prefix(longestShown)) + "…" : value
   }
 

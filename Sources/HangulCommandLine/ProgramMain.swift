@@ -24,7 +24,7 @@ extension ParsableCommand {
   /// (the command has reported its own errors); anything else exits 70. A run
   /// that would exit 0 exits 74 when a message or report could not be
   /// written to standard error.
-  public static func runAsProgram() {
+  package static func runAsProgram() {
     StandardStream.openClosedStandardDescriptors()
     // Before any input is mapped: a file truncated meanwhile is an error (74).
     MappedInputGuard.install(program: configuration.commandName ?? "program")

@@ -1,11 +1,11 @@
 /// The version every program and subcommand answers to `--version`.
 ///
 /// Kept in this one place so that the four programs cannot disagree.
-public let toolVersion = "0.3.0"
+package let toolVersion = "0.3.0"
 
 /// What `PROGRAM --version` writes, as GNU programs write it:
 ///
 ///     versionLine("hangul-compose")   // "hangul-compose (hangul-tools) 0.3.0"
-public func versionLine(_ program: String) -> String {
+package func versionLine(_ program: String) -> String {
   "\(program) (hangul-tools) \(toolVersion)"
 }

@@ -25,7 +25,7 @@ public struct WrongModeTyping: Sendable {
 
   public let keyboard: Keyboard
   /// Whether the keyboard runs on ``LayoutComposer`` (not 2-set).
-  private let usesLayout: Bool
+  private let typesOnLayout: Bool
   /// Whether each ASCII code types a jamo in Korean mode (128 entries): the
   /// characters a span typed in English mode is made of.
   public let typesJamo: [Bool]
@@ -42,32 +42,33 @@ public struct WrongModeTyping: Sendable {
   private var layoutComposer: LayoutComposer
 
   public init(keyboard: Keyboard) throws(UnsupportedKeyboard) {
-    guard keyboard.layout.type != .keypad else { throw UnsupportedKeyboard(name: keyboard.name) }
+    let decomposition = InputAutomaton.keyDecomposition(of: keyboard)
+    guard decomposition != .phonePresses else { throw UnsupportedKeyboard(name: keyboard.name) }
     self.keyboard = keyboard
-    usesLayout = !keyboard.hasJamoLabels
+    typesOnLayout = decomposition == .layoutKeys
     var types = [Bool](repeating: false, count: 128)
     var same = [Bool](repeating: false, count: 128)
     for code in UInt8(0x21)...0x7E {
-      types[Int(code)] = Self.typesJamo(code, keyboard, usesLayout)
+      types[Int(code)] = Self.typesJamo(code, keyboard, typesOnLayout)
     }
     for capital in UInt8(ascii: "A")...UInt8(ascii: "Z") where types[Int(capital)] {
       let small = capital + 0x20
       same[Int(capital)] =
-        usesLayout
+        typesOnLayout
         ? keyboard.layout.value(forKey: capital) == keyboard.layout.value(forKey: small)
         : keyboard.jamo(forASCII: capital) == keyboard.jamo(forASCII: small)
     }
     typesJamo = types
     capitalTypesSmall = same
-    composer = SyllableComposer(keyboard: usesLayout ? .twoSet : keyboard)
+    composer = SyllableComposer(keyboard: typesOnLayout ? .twoSet : keyboard)
     layoutComposer = LayoutComposer(layout: keyboard.layout)
-    (tableKeys, tableStart) = Self.keyTable(keyboard, usesLayout)
+    (tableKeys, tableStart) = Self.keyTable(keyboard, typesOnLayout)
   }
 
   /// The keys of every syllable and compatibility jamo, as a person types
   /// each alone (``Decomposer`` in plain form, or ``LayoutDecomposer`` without
   /// its separators); 0 for one the keyboard does not type.
-  private static func keyTable(_ keyboard: Keyboard, _ usesLayout: Bool) -> ([UInt8], [Int32]) {
+  private static func keyTable(_ keyboard: Keyboard, _ typesOnLayout: Bool) -> ([UInt8], [Int32]) {
     var keys: [UInt8] = []
     var starts: [Int32] = []
     let decomposer = Decomposer(form: .qwerty, keyboard: keyboard, plain: true)
@@ -80,7 +81,7 @@ public struct WrongModeTyping: Sendable {
     for value in values {
       written.removeAll(keepingCapacity: true)
       let scalar = Unicode.Scalar(value) ?? "?"
-      if usesLayout {
+      if typesOnLayout {
         var fresh = layoutDecomposer
         fresh.decompose(.scalar(scalar), into: &written)
         written = Self.removing(separator, from: written)
@@ -99,8 +100,9 @@ public struct WrongModeTyping: Sendable {
     return (keys, starts)
   }
 
-  private static func typesJamo(_ code: UInt8, _ keyboard: Keyboard, _ usesLayout: Bool) -> Bool {
-    guard usesLayout else { return keyboard.jamo(forASCII: code) != nil }
+  private static func typesJamo(_ code: UInt8, _ keyboard: Keyboard, _ typesOnLayout: Bool) -> Bool
+  {
+    guard typesOnLayout else { return keyboard.jamo(forASCII: code) != nil }
     let value = keyboard.layout.value(forKey: code)
     return (0x1100...0x11FF).contains(value) || (0x3131...0x318E).contains(value)
       || (0xA960...0xA97C).contains(value) || (0xD7B0...0xD7FB).contains(value)
@@ -118,7 +120,7 @@ public struct WrongModeTyping: Sendable {
     typedBy keys: some Collection<UInt8>, into text: inout [Unicode.Scalar]
   ) {
     text.removeAll(keepingCapacity: true)
-    if usesLayout {
+    if typesOnLayout {
       var bytes: [UInt8] = []
       for key in keys { _ = layoutComposer.press(key: key, into: &bytes) }
       layoutComposer.commit(into: &bytes)

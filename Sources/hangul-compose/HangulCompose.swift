@@ -134,8 +134,9 @@ struct HangulCompose: ParsableCommand {
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
     let keyboard = try compose.loadKeyboard()
+    let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
-      guard format == .events, keyboard.layout.type == .keypad else {
+      guard format == .events, automaton.hasMultitapCycles else {
         throw ValidationError(
           "--multitap-timeout needs --format events and a phone keypad keyboard (cheonjiin, naratgeul, sky2)"
         )
@@ -152,27 +153,37 @@ struct HangulCompose: ParsableCommand {
         keys: compose.keys, keyboard: keyboard, options: options,
         maximumLineLength: maxLine.value)
       status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
-    case .text where keyboard.layout.type == .keypad:
-      status = try run(
-        KeypadComposeFilter(
-          keys: compose.keys, keyboard: keyboard, maximumLineLength: maxLine.value))
     case .text:
-      // A newline ends the line for good in a text log, so lines can go to separate threads.
-      status = try runText(keyboard: keyboard, options: options)
+      // A newline ends the line for good in a text log (a phone keypad's
+      // presses too never reach across it), so lines can go to separate threads.
+      let (keys, maximumLineLength, counts) = (compose.keys, maxLine.value, stats)
+      if automaton.rewritesCommittedText {
+        // Its filter keeps the line until no press can change it.
+        status = try runText {
+          KeypadComposeFilter(keys: keys, keyboard: keyboard, maximumLineLength: maximumLineLength)
+        }
+      } else {
+        status = try runText {
+          ComposeFilter(
+            keys: keys, keyboard: keyboard, options: options,
+            maximumLineLength: maximumLineLength, countsOutput: counts)
+        }
+      }
     case .events:
       status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
   }
 
-  /// Composes a text log, on `--jobs` threads for regular files, with the
-  /// output checks and statistics asked for; returns the exit status.
-  func runText(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+  /// Composes a text log with filters `makeComposer` makes, on `--jobs`
+  /// threads for regular files, with the output checks and statistics asked
+  /// for; returns the exit status.
+  func runText<Composer: ByteFilter & StatisticsReporting>(
+    _ makeComposer: () -> Composer
+  ) throws -> Int32 {
     if nfc { _ = try ICUNormalizer(.nfc) }
     if verify { _ = try OutputVerifier(expecting: .composed) }
-    let maximumLineLength = maxLine.value
-    let keys = compose.keys
-    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
+    let (normalizesAll, verifies) = (nfc, verify)
     var runner = input.parallelRunner(files, jobs: jobs.jobs)
     runner.countsOutputLines = verify
     var statistics = StatisticsReport()
@@ -181,10 +192,7 @@ struct HangulCompose: ParsableCommand {
       makeFilter: {
         VerifyingFilter(
           NormalizingFilter(
-            ComposeFilter(
-              keys: keys, keyboard: keyboard, options: options,
-              maximumLineLength: maximumLineLength, countsOutput: counts),
-            normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+            makeComposer(), normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
           verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)
       },
       merge: { filter, place, finished in
@@ -246,18 +254,5 @@ struct HangulCompose: ParsableCommand {
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
-  }
-
-  /// Runs `composer` with the output checks asked for; returns the exit status.
-  func run<Composer: ByteFilter & StatisticsReporting>(_ composer: Composer) throws -> Int32 {
-    var filter = VerifyingFilter(
-      NormalizingFilter(composer, normalizer: nfc ? try ICUNormalizer(.nfc) : nil),
-      verifier: verify ? try OutputVerifier(expecting: .composed) : nil)
-    let status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
-    if stats {
-      let report = filter.statistics
-      diagnostics.write(statsFormat == .json ? report.json : report.text)
-    }
-    return verificationStatus(of: filter, after: status, report: diagnostics.report)
   }
 }

@@ -84,7 +84,7 @@ struct HangulDecompose: ParsableCommand {
     // still checked.
     if to == .nfd, keyboard == "2" { return }
     let loaded = try loadKeyboard()
-    if plain, !loaded.hasJamoLabels {
+    if plain, InputAutomaton.keyDecomposition(of: loaded) != .jamoKeys {
       throw ValidationError(
         "--plain is not available yet with keyboard '\(ProgramArguments.shortened(keyboard))'; "
           + "use it with a 2-set keyboard")
@@ -95,7 +95,7 @@ struct HangulDecompose: ParsableCommand {
   /// or when `--to keys` is asked of a keyboard whose keys have no jamo labels.
   func loadKeyboard() throws -> Keyboard {
     let loaded = try Keyboard.named(byOption: keyboard)
-    if to == .keys, !loaded.hasJamoLabels, loaded.layout.type != .keypad {
+    if to == .keys, !InputAutomaton.takesJamoLabels(loaded) {
       throw ValidationError(
         "keyboard '\(ProgramArguments.shortened(keyboard))' (\(loaded.layout.type.rawValue)) "
           + "has no jamo keys; use --to qwerty")
@@ -115,12 +115,13 @@ struct HangulDecompose: ParsableCommand {
       return
     }
     let keyboard = try loadKeyboard()
+    let decomposition = InputAutomaton.keyDecomposition(of: keyboard)
     let status =
-      if to.isKeystrokes, keyboard.layout.type == .keypad {
+      if to.isKeystrokes, decomposition == .phonePresses {
         try run(
           { KeypadDecomposeFilter(keys: to == .keys ? .jamo : .qwerty, keyboard: keyboard) },
           verifier, diagnostics)
-      } else if to == .qwerty && !keyboard.hasJamoLabels {
+      } else if to == .qwerty && decomposition == .layoutKeys {
         try run({ LayoutDecomposeFilter(keyboard: keyboard) }, verifier, diagnostics)
       } else {
         try run(
@@ -141,13 +142,14 @@ struct HangulDecompose: ParsableCommand {
       return tally.status(after: status, report: diagnostics.report)
     }
     // Keystrokes and characters add up line by line, so the pieces' counts
-    // add up to the whole text's; a phone keypad's counts run on one thread.
+    // add up to the whole text's (a phone keypad's too: no press reaches
+    // across a newline).
     let keyboard = try loadKeyboard()
     var keystrokes = 0
     var characters = 0
     let (status, tally) = runParallel(
       { KeystrokeCountingFilter(try makeFilter(), keyboard: keyboard) },
-      jobs: keyboard.layout.type == .keypad ? 1 : jobs.jobs, verifier, diagnostics
+      jobs: jobs.jobs, verifier, diagnostics
     ) { filter in
       keystrokes += filter.statistics.keystrokes
       characters += filter.statistics.characters

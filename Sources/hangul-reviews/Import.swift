@@ -103,7 +103,9 @@ extension HangulReviews {
         rejectFile = RejectsFile(path: rejects, stream: file, diagnostics: diagnostics)
       }
       let keyboard = try compose.loadKeyboard()
-      if content == .keys, keyboard.layout.type == .keypad {
+      if content == .keys,
+        InputAutomaton(keyboard: keyboard, options: compose.composerOptions).rewritesCommittedText
+      {
         throw ValidationError(
           "keyboard '\(ProgramArguments.shortened(compose.keyboard))' is a phone keypad: "
             + "review imports cannot type it yet")

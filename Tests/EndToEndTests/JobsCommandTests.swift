@@ -194,6 +194,83 @@ struct JobsCommandTests {
     #expect(single.stderr.contains("KSPC"))
   }
 
+  /// A text log typed on 천지인 of about `size` bytes: its key labels and
+  /// E.161 keys, Backspaces (also at line starts), the next key U+200C, the
+  /// literal prefix U+2060 (before a newline too), text and newlines.
+  static func keypadTextLog(seed: UInt64, size: Int) -> Data {
+    var state = seed
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let keys =
+      Array("ㅣㆍㅡㄱㄴㄷㅂㅅㅈㅇ1234567890*#").map(String.init)
+      + ["\u{8}", "\u{200C}", "\u{2060}", "\u{2060}\n", " ", "가", "\u{1161}", "ㅋ", "ㅘ", "\n"]
+    var log: [UInt8] = []
+    while log.count < size {
+      for _ in 0..<(1 + next(60)) { log += Array(keys[next(keys.count)].utf8) }
+      if next(4) == 0 { log += Array("\u{8}\u{8}".utf8) }
+      log.append(0x0A)
+      if next(5) == 0 { log += Array("\u{8}".utf8) }  // at a line start: deletes nothing
+    }
+    return Data(log)
+  }
+
+  /// The runs a plain `swift test` makes; HANGUL_LONG_TESTS=1 makes all.
+  static let keypadTextRuns: [[String]] = Array(
+    [
+      ["--keyboard", "cheonjiin", "--keys", "qwerty", "--stats", "--verify"],
+      ["--keyboard", "naratgeul", "--stats", "--stats-format", "json", "--max-line", "40"],
+      ["--keyboard", "cheonjiin"],
+    ].prefix(longRuns ? 3 : 1))
+
+  @Test(
+    "text logs on a phone keypad: --jobs 2, 4 and 0 write and report what --jobs 1 does",
+    arguments: keypadTextRuns)
+  func keypadTextSameAsOneJob(arguments: [String]) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var paths: [String] = []
+    for (index, size) in [2_300_000, 100_000].enumerated() {
+      let url = folder.appendingPathComponent("keypad\(index).txt")
+      try Self.keypadTextLog(seed: UInt64(index + 3), size: size).write(to: url)
+      paths.append(url.path)
+    }
+    let single = try Self.expectSameAsOneJob(arguments, paths)
+    #expect(single.status == 0)
+    #expect(single.stdout.count > 1_000_000)
+  }
+
+  /// Whether `strace` can follow a child here (it counts the threads a run starts).
+  static let tracesThreads: Bool = {
+    guard let result = try? Executable("hangul-compose").shell("strace -f -qq -o /dev/null true")
+    else { return false }
+    return result.status == 0
+  }()
+
+  /// The threads `hangul-compose` starts with `arguments` (clone calls, under strace).
+  static func threadsStarted(_ arguments: String) throws -> Int {
+    let trace = try temporaryFolder().appendingPathComponent("trace")
+    let result = try Executable("hangul-compose").shell(
+      "strace -f -qq -e trace=clone,clone3 -o '\(trace.path)' \"$EXE\" \(arguments) > /dev/null")
+    #expect(result.status == 0)
+    let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+    return lines.count { $0.contains("clone") && !$0.contains("= -") }
+  }
+
+  @Test(
+    "a phone keypad's text log runs on more threads under --jobs 2 than --jobs 1",
+    .enabled(if: tracesThreads))
+  func keypadTextRunsInParallel() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("keypad.txt")
+    try Self.keypadTextLog(seed: 11, size: 2_300_000).write(to: url)
+    let one = try Self.threadsStarted("--keyboard cheonjiin --jobs 1 '\(url.path)'")
+    let two = try Self.threadsStarted("--keyboard cheonjiin --jobs 2 '\(url.path)'")
+    #expect(two > one, "threads started: --jobs 1 \(one), --jobs 2 \(two)")
+  }
+
   @Test("standard input streams as with --jobs 1")
   func standardInput() throws {
     let result = try Executable("hangul-compose").run(

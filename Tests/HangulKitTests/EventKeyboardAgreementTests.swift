@@ -153,7 +153,7 @@ struct EventKeyboardAgreementTests {
   }
 }
 
-/// The editing keys of event logs on keyboards run by ``LayoutTyping``: every
+/// The editing keys of event logs on keyboards run by the layout automaton: every
 /// movement and mode switch commits the syllable being composed.
 @Suite("Event logs on layout keyboards")
 struct EventLayoutKeyboardTests {
@@ -196,13 +196,16 @@ struct EventLayoutKeyboardTests {
       #"{"code":"KeyJ"}"#, #"{"code":"KeyF"}"#, #"{"code":"KeyS"}"#, #"{"code":"Digit1"}"#,
       #"{"code":"Digit1","shiftKey":true}"#,
     ]
-    var text: [UInt8] = []
-    var typing = LayoutTyping(keyboard: try Keyboard(id: "3f"))
-    for key in "jfs1!".utf8 {
-      if !typing.press(key: key, at: text.count, into: &text) { text.append(key) }
+    var text = ""
+    var context = try #require(HangulInputContext(keyboardID: "3f"))
+    for key in "jfs1!".unicodeScalars {
+      let taken = context.process(InputKey(key))
+      text += context.commitString
+      if !taken { text.unicodeScalars.append(key) }
     }
-    typing.commit(into: &text)
-    #expect(try run(events, keyboard: "3f") == String(decoding: text, as: UTF8.self) + "\n")
+    context.flush()
+    text += context.commitString
+    #expect(try run(events, keyboard: "3f") == text + "\n")
     #expect(try run(events, keyboard: "3f") == "않ㄲ\n")  // 1 is the final ㅎ, ! the final ㄲ
   }
 

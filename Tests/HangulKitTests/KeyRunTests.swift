@@ -18,7 +18,7 @@ struct KeyRunTests {
       switch scalar.value {
       case 0x0A: editor.endLine()
       case 0x08, 0x7F: editor.backspace()
-      case 0x20...0x7E where keys == .qwerty && editor.usesLayout:
+      case 0x20...0x7E where keys == .qwerty && editor.context.automaton.keysAreLayoutPositions:
         let code = UInt8(scalar.value)
         if keyboard.layout.value(forKey: code) != 0 {
           editor.press(key: code)

@@ -23,6 +23,20 @@ struct KeypadTests {
     return try filter.filtered(log)
   }
 
+  /// `--jobs` starts a piece at any line start: a newline, literal or not,
+  /// must leave nothing that reaches into the next line.
+  @Test(
+    "a log composes as its lines do, each from a fresh filter: no press or Backspace crosses a newline",
+    arguments: [
+      "ㅇㅣㆍㄴ\n\u{8}ㄱㅣ", "ㅇㅣㆍㄴ\u{2060}\n\u{8}ㄱㅣ", "ㄱ\u{2060}\nㄱ\u{8}\u{8}ㅣ", "ㄱㆍ\n\u{8}\u{8}ㆍ",
+    ])
+  func linesAreIndependent(log: String) throws {
+    let end = try #require(log.firstIndex(of: "\n"))
+    let first = String(log[...end])
+    let rest = String(log[log.index(after: end)...])
+    #expect(try composed(log) == (try composed(first)) + (try composed(rest)))
+  }
+
   @Test("the keyboard file is a keypad with ten keys")
   func loads() {
     #expect(Self.keyboard.layout.type == .keypad)

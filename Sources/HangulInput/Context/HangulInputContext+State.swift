@@ -27,9 +27,9 @@ extension HangulInputContext {
   public var state: State {
     switch automaton {
     case .syllable:
-      return State(storage: .syllable(syllable?.state ?? CompositionState()))
+      return State(storage: .syllable(syllable.state))
     case .layout:
-      return State(storage: .layout(layout?.buffer ?? LayoutBuffer()))
+      return State(storage: .layout(layout.buffer))
     case .keypad:
       guard let keypad else { return State(storage: .syllable(CompositionState())) }
       let run = keypad.runState
@@ -47,14 +47,14 @@ extension HangulInputContext {
   /// then deletes characters instead of undoing presses); the text that a
   /// keypad may still retype is taken to be what it was in `state`.
   public mutating func restore(_ state: State) {
-    commitUTF8.removeAll(keepingCapacity: true)
+    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
     deleteCount = 0
     keystrokes.clear()
     switch state.storage {
     case .syllable(let composition):
-      syllable?.restore(composition)
+      syllable.restore(composition)
     case .layout(let buffer):
-      layout?.restore(buffer)
+      layout.restore(buffer)
     case .keypad(let composition, let run, let runStart, let retypable):
       keypadLine.removeAll(keepingCapacity: true)
       keypadLine.append(contentsOf: retypable)

@@ -63,9 +63,14 @@ public struct HangulInputContext: Sendable {
   /// The automaton that types the keyboard.
   public let automaton: InputAutomaton
 
-  /// The automaton in use: exactly one of the three is set.
-  var syllable: SyllableComposer?
-  var layout: LayoutComposer?
+  /// The automata: ``automaton`` says which one types (the other of the
+  /// first two stays empty; the keypad is set on a keypad only). Stored
+  /// plainly, not as optionals, so that a caller reads a state in place
+  /// (reading through an optional copies the whole automaton). A key-run
+  /// fast path (``HangulKit``'s line editor) tabulates their steps and sets
+  /// their state after a run; it does so only without a Backspace history.
+  package var syllable: SyllableComposer
+  package var layout: LayoutComposer
   var keypad: KeypadComposer?
   /// A keypad's committed text that a press may still change: the end of
   /// the caller's text, as the keypad wrote it.
@@ -94,11 +99,9 @@ public struct HangulInputContext: Sendable {
     self.options = options
     self.multitapTimeout = multitapTimeout
     automaton = InputAutomaton(keyboard: keyboard, options: options)
-    switch automaton {
-    case .syllable: syllable = SyllableComposer(keyboard: keyboard, options: options)
-    case .layout: layout = LayoutComposer(layout: keyboard.layout, options: options)
-    case .keypad: keypad = KeypadComposer(layout: keyboard.layout)
-    }
+    syllable = SyllableComposer(keyboard: keyboard, options: options)
+    layout = LayoutComposer(layout: keyboard.layout, options: options)
+    if automaton == .keypad { keypad = KeypadComposer(layout: keyboard.layout) }
     keyOfJamo =
       automaton == .layout && InputAutomaton.takesJamoLabels(keyboard)
       ? Jamo.all.map { keyboard.key(typing: $0) ?? 0 } : []
@@ -118,9 +121,10 @@ public struct HangulInputContext: Sendable {
   /// Whether something is being composed (the preedit is not empty).
   public var isComposing: Bool {
     switch automaton {
-    case .syllable: syllable.map { !$0.state.isEmpty } ?? false
-    case .layout: layout.map { !$0.isEmpty } ?? false
-    case .keypad: keypad.map { !$0.isEmpty } ?? false
+    // Read in place: no copy of the automaton's tables.
+    case .syllable: !syllable.state.isEmpty
+    case .layout: !layout.isEmpty
+    case .keypad: keypad?.isEmpty == false
     }
   }
 
@@ -139,9 +143,9 @@ public struct HangulInputContext: Sendable {
   public func writePreedit(into bytes: inout some ByteAppending) {
     switch automaton {
     case .syllable:
-      if let scalar = syllable?.composing { bytes.appendUTF8(scalar) }
+      if let scalar = syllable.composing { bytes.appendUTF8(scalar) }
     case .layout:
-      if let layout, !layout.isEmpty { layout.buffer.write(into: &bytes) }
+      if !layout.isEmpty { layout.buffer.write(into: &bytes) }
     case .keypad:
       for scalar in keypad?.composing ?? [] { bytes.appendUTF8(scalar) }
     }
@@ -153,7 +157,7 @@ public struct HangulInputContext: Sendable {
   /// that type it.
   @discardableResult
   public mutating func process(_ key: InputKey) -> Bool {
-    commitUTF8.removeAll(keepingCapacity: true)
+    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
     deleteCount = 0
     switch automaton {
     case .syllable: return processOnSyllable(key)
@@ -174,6 +178,13 @@ public struct HangulInputContext: Sendable {
     return process(key)
   }
 
+  /// Ends a phone keypad's multi-tap cycle (a pause): the next press of the
+  /// same key types a new jamo. Strokes that are not yet a jamo (천지인's ㆍ)
+  /// wait on; on other keyboards it does nothing.
+  public mutating func endCycle() {
+    keypad?.endCycle()
+  }
+
   /// Backspace: undoes one composition step of the syllable being composed
   /// (뷁 → 뷀 → 붸 → 부 → ㅂ), or with ``ComposerOptions/Backspace/keystroke``
   /// the last keystroke as if it had never been typed, or on a keypad the
@@ -181,23 +192,23 @@ public struct HangulInputContext: Sendable {
   /// deletes the character before the cursor.
   @discardableResult
   public mutating func backspace() -> Bool {
-    commitUTF8.removeAll(keepingCapacity: true)
+    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
     deleteCount = 0
     switch automaton {
     case .syllable:
       if let undone = keystrokes.undoSyllable() {
-        syllable?.restore(undone.state)
+        syllable.restore(undone.state)
         deleteCount = undone.deleteCount
         return true
       }
-      return syllable?.undoStep() ?? false
+      return syllable.undoStep()
     case .layout:
       if let undone = keystrokes.undoLayout() {
-        layout?.restore(undone.state)
+        layout.restore(undone.state)
         deleteCount = undone.deleteCount
         return true
       }
-      return layout?.undoStep() ?? false
+      return layout.undoStep()
     case .keypad:
       return editKeypadLine { composer, line in composer.undoPress(in: &line) }
     }
@@ -206,18 +217,31 @@ public struct HangulInputContext: Sendable {
   /// Commits what is being composed (``commitString``); also ends a keypad's
   /// cycle. libhangul's `hangul_ic_flush`.
   public mutating func flush() {
-    commitUTF8.removeAll(keepingCapacity: true)
+    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
     deleteCount = 0
     commitComposing()
   }
 
+  /// Forgets what a keystroke Backspace could undo, keeping what is being
+  /// composed: the caller's text before the cursor changed (an editor
+  /// flushed it), so a ``deleteCount`` could no longer be applied.
+  package mutating func forgetBackspaceHistory() {
+    keystrokes.clear()
+  }
+
+  /// The key whose first label is `scalar` on a keyboard that names its keys
+  /// by label (a phone keypad: ㆍ on 천지인, `*` for 나랏글's 획추가), or `nil`.
+  public func key(labelled scalar: Unicode.Scalar) -> UInt8? {
+    keypad?.keyByLabel[scalar.value]
+  }
+
   /// Drops what is being composed, committing nothing; libhangul's `hangul_ic_reset`.
   public mutating func reset() {
-    commitUTF8.removeAll(keepingCapacity: true)
+    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
     deleteCount = 0
     keystrokes.clear()
-    syllable?.restore(CompositionState())
-    layout?.restore(LayoutBuffer())
+    syllable.restore(CompositionState())
+    layout.restore(LayoutBuffer())
     keypad?.reset()
     keypadLine.removeAll(keepingCapacity: true)
   }
@@ -246,8 +270,8 @@ public struct HangulInputContext: Sendable {
 
   @inline(__always)
   private mutating func pressSyllable(_ jamo: Jamo) {
-    if keystrokes.isKept, let state = syllable?.state { keystrokes.record(state) }
-    if let done = syllable?.press(jamo) {
+    if keystrokes.isKept { keystrokes.record(syllable.state) }
+    if let done = syllable.press(jamo) {
       commitUTF8.appendUTF8(done)
       if keystrokes.isKept { keystrokes.committed += 1 }
     }
@@ -271,9 +295,9 @@ public struct HangulInputContext: Sendable {
 
   @inline(__always)
   private mutating func pressLayout(_ code: UInt8) -> Bool {
-    if keystrokes.isKept, let buffer = layout?.buffer { keystrokes.record(buffer) }
+    if keystrokes.isKept { keystrokes.record(layout.buffer) }
     let start = commitUTF8.count
-    guard layout?.press(key: code, into: &commitUTF8) == true else {
+    guard layout.press(key: code, into: &commitUTF8) else {
       keystrokes.clear()
       return false
     }
@@ -350,9 +374,9 @@ public struct HangulInputContext: Sendable {
     keystrokes.clear()
     switch automaton {
     case .syllable:
-      if let done = syllable?.commit() { commitUTF8.appendUTF8(done) }
+      if let done = syllable.commit() { commitUTF8.appendUTF8(done) }
     case .layout:
-      layout?.commit(into: &commitUTF8)
+      layout.commit(into: &commitUTF8)
     case .keypad:
       let before = keypadLine.count
       keypad?.commit(into: &keypadLine)

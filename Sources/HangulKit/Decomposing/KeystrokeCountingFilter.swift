@@ -21,13 +21,14 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
 
   public init(_ inner: Inner, keyboard: Keyboard) {
     self.inner = inner
-    if keyboard.layout.type == .keypad {
+    switch InputAutomaton.keyDecomposition(of: keyboard) {
+    case .phonePresses:
       decomposer = KeypadDecomposeFilter(keys: .qwerty, keyboard: keyboard)
       composer = KeypadComposeFilter(keys: .qwerty, keyboard: keyboard)
-    } else if keyboard.hasJamoLabels {
+    case .jamoKeys:
       decomposer = DecomposeFilter(form: .keys, keyboard: keyboard)
       composer = ComposeFilter(keys: .jamo, keyboard: keyboard)
-    } else {
+    case .layoutKeys:
       decomposer = LayoutDecomposeFilter(keyboard: keyboard)
       composer = ComposeFilter(keys: .qwerty, keyboard: keyboard)
     }

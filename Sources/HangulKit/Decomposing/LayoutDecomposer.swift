@@ -1,5 +1,5 @@
 /// Writes the QWERTY keys that type text on a keyboard without jamo labels
-/// (3-set, old Hangul, romaja; ``Keyboard/hasJamoLabels`` false), so that
+/// (3-set, old Hangul, romaja: ``InputAutomaton/KeyDecomposition/layoutKeys``), so that
 /// `hangul-compose --keys qwerty --keyboard K` gives back exactly the text.
 ///
 /// The keys of each syllable are found from the keyboard's tables (a key
@@ -20,6 +20,9 @@
 /// Each unit takes O(1) time (the keys of a syllable are found once, then kept).
 public struct LayoutDecomposer: Sendable {
   public let keyboard: Keyboard
+  /// Whether the keys spell Latin letters (romaja): see
+  /// ``InputAutomaton/spellsLatinLetters(_:)``.
+  private let spellsLetters: Bool
   /// The composer's state after the keys written since the last commit.
   private var simulator: LayoutComposer
   private let fresh: LayoutComposer
@@ -33,6 +36,7 @@ public struct LayoutDecomposer: Sendable {
 
   public init(keyboard: Keyboard) {
     self.keyboard = keyboard
+    spellsLetters = InputAutomaton.spellsLatinLetters(keyboard)
     combinationsByResult = Dictionary(
       grouping: keyboard.layout.combinations.map { ($0.key, $0.value) }
     ) {
@@ -113,7 +117,7 @@ public struct LayoutDecomposer: Sendable {
     let vowel = 0x1161 + index / 28 % 21
     let final = index % 28 == 0 ? 0 : 0x11A7 + index % 28
     var initials = sequences(typing: initial, depth: 2)
-    if keyboard.layout.type == .romaja, initial == LayoutComposer.silentInitial {
+    if spellsLetters, initial == LayoutComposer.silentInitial {
       initials.insert([], at: 0)  // romaja puts ㅇ before a lone vowel
     }
     let vowels = sequences(typing: vowel, depth: 3)
@@ -166,7 +170,7 @@ public struct LayoutDecomposer: Sendable {
         for last in lasts { result.append(head + last) }
       }
     }
-    if keyboard.layout.type == .romaja {
+    if spellsLetters {
       // A capital after the first key starts a new syllable: such keys never
       // type one jamo, and must not crowd out those that do (ㅒ has 48
       // spellings of three keys, YAE and yae among them).
@@ -195,7 +199,7 @@ public struct LayoutDecomposer: Sendable {
   /// count 1; each glide after a vowel's first letter 2. Other keyboards
   /// spell no letters: 0.
   private func misspellings(_ keys: [UInt8]) -> Int {
-    guard keyboard.layout.type == .romaja else { return 0 }
+    guard spellsLetters else { return 0 }
     func isGlide(_ key: UInt8) -> Bool {
       key | 0x20 == UInt8(ascii: "y") || key | 0x20 == UInt8(ascii: "w")
     }

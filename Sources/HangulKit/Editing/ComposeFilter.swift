@@ -22,7 +22,7 @@ public enum KeyEncoding: String, Sendable, CaseIterable {
 ///
 /// Time is O(n) in the input; memory is bounded by the editor's line limit.
 public struct ComposeFilter: ByteFilter {
-  public private(set) var editor: LineEditor
+  package private(set) var editor: LineEditor
   public let keys: KeyEncoding
   /// Whether characters and syllables written are counted (for `--stats`).
   public let countsOutput: Bool
@@ -42,8 +42,8 @@ public struct ComposeFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength, countsOutput: Bool = true,
-    transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
+    maximumLineLength: Int = EditingDefaults.maximumLineLength, countsOutput: Bool = true,
+    transitionStateLimit: Int = EditingDefaults.transitionStateLimit
   ) {
     self.keys = keys
     self.countsOutput = countsOutput
@@ -51,11 +51,11 @@ public struct ComposeFilter: ByteFilter {
     editor = LineEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
       transitionStateLimit: transitionStateLimit)
-    let usesLayout = !keyboard.hasJamoLabels || options.autoReorder
+    let keysArePositions = editor.context.automaton.keysAreLayoutPositions
     asciiActions = (0..<128).map { code in
       switch code {
       case 0x0A, 0x08, 0x7F: return AsciiKeyAction.other
-      case 0x20...0x7E where keys == .qwerty && usesLayout:
+      case 0x20...0x7E where keys == .qwerty && keysArePositions:
         return keyboard.layout.value(forKey: UInt8(code)) != 0
           ? AsciiKeyAction.layoutKey : AsciiKeyAction.text
       case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:

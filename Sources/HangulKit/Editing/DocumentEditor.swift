@@ -2,9 +2,10 @@
 /// a Hangul input method behaves (SPEC §3.1, the editor behind event logs):
 /// text is inserted at the cursor, Backspace deletes before it, Delete after
 /// it, the arrows, Home and End move it, and every movement commits the
-/// syllable being composed. Keyboards without jamo labels and
-/// `--auto-reorder` type through a ``LayoutTyping`` exactly as ``LineEditor`` does;
-/// a phone keypad through a ``KeypadComposer`` as ``KeypadComposeFilter`` does.
+/// syllable being composed. Every keyboard types through a
+/// ``HangulInputContext``, as in ``LineEditor``: what each call commits goes
+/// in before the cursor, after deleting what it takes back (a phone keypad
+/// retyping the jamo before it, a keystroke Backspace).
 ///
 ///     var editor = DocumentEditor()
 ///     for key in "ㄱㅏㅇㅏ".unicodeScalars.compactMap(Jamo.init) { editor.press(key) }
@@ -22,9 +23,9 @@
 /// ``output`` only when the document ends, or when the part of a line before
 /// the cursor grows past ``maximumLineLength`` bytes; then everything before
 /// the cursor is written and can no longer be reached.
-public struct DocumentEditor: Sendable {
+package struct DocumentEditor: Sendable {
   /// Where a movement key takes the cursor.
-  public enum Movement: Sendable, Hashable, CaseIterable {
+  package enum Movement: Sendable, Hashable, CaseIterable {
     /// One character back (across a line start too).
     case left
     /// One character forward (across a line end too).
@@ -39,29 +40,17 @@ public struct DocumentEditor: Sendable {
     case lineEnd
   }
 
-  /// The automaton for the syllable being composed at the cursor.
-  public private(set) var composer: SyllableComposer
-  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
-  /// and its keystroke history: when ``usesLayout`` is set, it composes
-  /// instead of ``composer``.
-  public private(set) var layoutTyping: LayoutTyping
-  /// Whether ``layoutTyping`` composes.
-  public let usesLayout: Bool
-  /// The automaton of a phone keypad (then it composes instead of the others).
-  public private(set) var keypad: KeypadComposer?
-  /// What ``keypad`` wrote since the syllable began: a later press of the
-  /// same run may still retype it, so it goes in at the cursor on commit.
-  private var keypadOutput: [UInt8] = []
-  /// The UTF-8 that ``layoutTyping`` writes, before it goes in at the cursor.
-  private var layoutOutput: [UInt8] = []
+  /// The input context that types the keys at the cursor: the automaton
+  /// the keyboard needs, the syllable being composed, the keystroke history.
+  package private(set) var context: HangulInputContext
   /// Bytes that are final: the document's text once it ends, or the text
   /// before the cursor flushed from an over-long line.
-  public var output: [UInt8] = []
+  package var output: [UInt8] = []
   /// The most UTF-8 bytes the part of a line before the cursor may hold
   /// before everything before the cursor is flushed.
-  public let maximumLineLength: Int
+  package let maximumLineLength: Int
   /// What happened so far (Delete counts as a Backspace).
-  public private(set) var counts = EditCounts()
+  package private(set) var counts = EditCounts()
 
   /// The lines above the cursor's line, first line first.
   private var linesAbove: [GapLine] = []
@@ -77,113 +66,72 @@ public struct DocumentEditor: Sendable {
   private var wasFlushed = false
   /// The column consecutive ArrowUp/ArrowDown presses aim at.
   private var goalColumn: Int?
-  /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
-  private let undoesKeystrokes: Bool
-  /// For `--backspace keystroke`: the state before each jamo key since the
-  /// last other key, and the cursor's column then.
-  private var history: [(state: CompositionState, column: Int)] = []
 
-  public init(
+  package init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength
   ) {
-    composer = SyllableComposer(keyboard: keyboard, options: options)
-    layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
-    usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
-    if keyboard.layout.type == .keypad { keypad = KeypadComposer(layout: keyboard.layout) }
-    undoesKeystrokes = options.backspace == .keystroke
+    context = HangulInputContext(keyboard: keyboard, options: options)
     self.maximumLineLength = max(maximumLineLength, 4)
   }
 
   /// The cursor's column in scalars from the start of its line.
-  public var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
+  package var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
 
   /// How many scalars of committed text stand before the cursor, newlines
   /// included (text flushed by ``maximumLineLength`` not counted). O(lines).
-  public var cursorOffset: Int {
+  package var cursorOffset: Int {
     linesAbove.reduce(0) { $0 + $1.count + 1 } + cursorColumn
   }
 
   /// Whether the document holds no text and nothing is being composed.
-  public var isEmpty: Bool {
-    linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && composer.state.isEmpty
-      && layoutTyping.isEmpty && (keypad?.isEmpty ?? true) && keypadOutput.isEmpty
+  package var isEmpty: Bool {
+    linesAbove.isEmpty && linesBelow.isEmpty && current.count == 0 && !context.isComposing
   }
 
   // MARK: Typing
 
-  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
-  public mutating func press(_ jamo: Jamo) {
+  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after
+  /// the other (on a keypad, the presses that type it); a jamo the keyboard
+  /// has no key for is text.
+  package mutating func press(_ jamo: Jamo) {
     goalColumn = nil
-    if let keypad {
-      // The presses that type the jamo on the keypad, or text when there are none.
-      guard let keys = keypad.presses(typing: jamo.scalar) else { return insert(jamo.scalar) }
-      for code in keys { typePosition(code) }
-      return
-    }
-    if usesLayout {
-      // The keys that type the jamo on the layout, or text when it has none.
-      guard let keys = layoutTyping.keys(typing: jamo) else { return insert(jamo.scalar) }
-      for code in keys { pressOnLayout(code) }
-      return
-    }
-    for key in jamo.keys {
-      if undoesKeystrokes { history.append((composer.state, cursorColumn)) }
-      if let done = composer.press(key) { append(done) }
-    }
+    let taken = context.process(InputKey(jamo.scalar))
+    applyContextOutput()
+    if !taken { insert(jamo.scalar) }
   }
 
   /// Types the key at a position of the QWERTY board (its ASCII character,
   /// Shift included: `R` is Shift+R) through the keyboard's layout: the jamo
   /// the layout puts there, or the character itself where it puts none. This
   /// is the one place where the event format maps a key position to a key.
-  public mutating func typePosition(_ ascii: UInt8) {
-    if keypad != nil {
-      goalColumn = nil
-      if keypad?.press(key: ascii, into: &keypadOutput) != true {
-        insert(Unicode.Scalar(ascii))
-      } else if keypadOutput.count > maximumLineLength {
-        commit()
-      }
-      return
-    }
-    if usesLayout {
-      goalColumn = nil
-      if layoutTyping.takes(key: ascii) {
-        pressOnLayout(ascii)
-      } else {
-        insert(Unicode.Scalar(ascii))
-      }
-      return
-    }
-    if let jamo = composer.keyboard.jamo(forASCII: ascii) {
-      press(jamo)
-    } else {
-      insert(Unicode.Scalar(ascii))
-    }
+  package mutating func typePosition(_ ascii: UInt8) {
+    goalColumn = nil
+    let taken = context.process(InputKey(ascii: ascii))
+    applyContextOutput()
+    if !taken { insert(Unicode.Scalar(ascii)) }
   }
 
-  /// Types a key (an ASCII code) on a keyboard run by ``layoutTyping``: what
-  /// it finishes goes in at the cursor; a key the keyboard does not take is text.
-  private mutating func pressOnLayout(_ code: UInt8) {
-    let taken = layoutTyping.press(key: code, at: cursorColumn, into: &layoutOutput)
-    appendLayoutOutput()
-    if !taken { insert(Unicode.Scalar(code)) }
-  }
-
-  /// Puts what ``layoutTyping`` wrote before the cursor, scalar by scalar.
-  private mutating func appendLayoutOutput() {
-    guard !layoutOutput.isEmpty else { return }
-    var bytes = layoutOutput.makeIterator()
+  /// Applies what the context's last call did before the cursor: deletes
+  /// the scalars it took back, then puts in what it committed.
+  private mutating func applyContextOutput() {
+    if context.deleteCount > 0 {
+      deleteBeforeCursor(backTo: max(0, cursorColumn - context.deleteCount))
+    }
+    guard !context.commitUTF8.isEmpty else { return }
+    let flushes = counts.linesFlushed
+    var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&bytes) { append(scalar) }
-    layoutOutput.removeAll(keepingCapacity: true)
+    // Text flushed from an over-long line can no longer change: a keypad
+    // must not retype it, so its syllable ends there (as in the text filter).
+    if counts.linesFlushed != flushes, context.automaton.rewritesCommittedText { commit() }
   }
 
   /// Inserts a character that is not a key at the cursor: it ends the
   /// syllable being composed. A conjoining vowel or final composes with the
   /// text before it by the canonical algorithm; a newline starts a new line.
-  public mutating func insert(_ scalar: Unicode.Scalar) {
+  package mutating func insert(_ scalar: Unicode.Scalar) {
     goalColumn = nil
     commit()
     if scalar == "\n" {
@@ -206,19 +154,19 @@ public struct DocumentEditor: Sendable {
   /// Ends a phone keypad's multi-tap cycle (a pause longer than
   /// `--multitap-timeout`): the next press of the same key types a new jamo.
   /// Strokes that are not yet a jamo (천지인's ㆍ) wait on.
-  public mutating func endCycle() {
-    keypad?.endCycle()
+  package mutating func endCycle() {
+    context.endCycle()
   }
 
   /// The key of a phone keypad whose first label is `scalar` (ㆍ on 천지인,
   /// `*` for 나랏글's 획추가), or `nil` (also on other keyboards).
-  public func keypadKey(labelled scalar: Unicode.Scalar) -> UInt8? {
-    keypad?.keyByLabel[scalar.value]
+  package func keypadKey(labelled scalar: Unicode.Scalar) -> UInt8? {
+    context.key(labelled: scalar)
   }
 
   /// Ends the syllable being composed without writing anything (the
   /// separator key, `Next`).
-  public mutating func endSyllable() {
+  package mutating func endSyllable() {
     goalColumn = nil
     commit()
   }
@@ -229,31 +177,19 @@ public struct DocumentEditor: Sendable {
   /// ``ComposerOptions/Backspace``); with nothing being composed, deletes the
   /// character before the cursor (at the start of a line the newline, so the
   /// lines join; at the start of the document nothing).
-  public mutating func backspace() {
+  package mutating func backspace() {
     goalColumn = nil
     counts.backspaces += 1
-    if keypad != nil {
-      if keypad?.undoPress(in: &keypadOutput) == true { return }
-      commit()
-    } else if usesLayout {
-      switch layoutTyping.backspace() {
-      case .restoredKeystroke(let column):
-        deleteBeforeCursor(backTo: column)
-        return
-      case .undidStep: return
-      case .nothing: break
-      }
-    } else if undoesKeystrokes, let previous = history.popLast() {
-      composer.restore(previous.state)
-      deleteBeforeCursor(backTo: previous.column)
-      return
-    } else if composer.undoStep() {
+    if context.backspace() {
+      applyContextOutput()
       return
     }
+    // Nothing to undo (a keypad's strokes that are no jamo yet go in first).
+    commit()
     if cursorColumn > 0 {
       current.moveGap(to: cursorColumn)
-      // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-      if !(usesLayout && deleteSyllableBlockBeforeCursor()) {
+      // One whole character: a syllable block of conjoining jamo goes whole.
+      if !deleteSyllableBlockBeforeCursor() {
         current.popHead()
         cursorColumn -= 1
       }
@@ -292,7 +228,7 @@ public struct DocumentEditor: Sendable {
   /// Delete: commits, then deletes the character after the cursor (at the
   /// end of a line the newline, so the lines join; at the end of the
   /// document nothing).
-  public mutating func deleteForward() {
+  package mutating func deleteForward() {
     goalColumn = nil
     counts.backspaces += 1
     commit()
@@ -309,7 +245,7 @@ public struct DocumentEditor: Sendable {
   /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
   /// does: first spaces and tabs, then everything back to the previous
   /// space, tab or the start of the line.
-  public mutating func deleteWord() {
+  package mutating func deleteWord() {
     goalColumn = nil
     commit()
     current.moveGap(to: cursorColumn)
@@ -328,7 +264,7 @@ public struct DocumentEditor: Sendable {
   /// Moves the cursor; it commits the syllable being composed, even where
   /// the cursor cannot move. Consecutive ArrowUp/ArrowDown presses keep
   /// aiming at the column where the first one started.
-  public mutating func move(_ movement: Movement) {
+  package mutating func move(_ movement: Movement) {
     commit()
     switch movement {
     case .left:
@@ -375,14 +311,14 @@ public struct DocumentEditor: Sendable {
   }
 
   /// Commits the syllable being composed (as the 한/영 key does).
-  public mutating func commitSyllable() {
+  package mutating func commitSyllable() {
     goalColumn = nil
     commit()
   }
 
   /// Ends the document: commits, and moves its whole text to ``output``.
   /// The editor is then empty and ready for the next document.
-  public mutating func finish() {
+  package mutating func finish() {
     commit()
     for line in linesAbove {
       line.write(to: &output)
@@ -405,19 +341,8 @@ public struct DocumentEditor: Sendable {
   // MARK: Editing at the cursor
 
   private mutating func commit() {
-    if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
-    if keypad != nil {
-      keypad?.commit(into: &keypadOutput)
-      swap(&layoutOutput, &keypadOutput)
-      appendLayoutOutput()
-      return
-    }
-    if usesLayout {
-      layoutTyping.commit(into: &layoutOutput)
-      appendLayoutOutput()
-      return
-    }
-    if let done = composer.commit() { append(done) }
+    context.flush()
+    applyContextOutput()
   }
 
   /// Puts a scalar (not a newline) before the cursor.
@@ -457,8 +382,7 @@ public struct DocumentEditor: Sendable {
     linesAbove.removeAll()
     current.flushHead(keeping: keep, to: &output)
     cursorColumn = keep
-    history.removeAll(keepingCapacity: true)
-    layoutTyping.forgetHistory()
+    context.forgetBackspaceHistory()
     wasFlushed = true
     counts.linesFlushed += 1
   }

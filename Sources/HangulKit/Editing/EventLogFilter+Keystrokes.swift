@@ -27,12 +27,12 @@ extension EventLogFilter {
         recorder.insert([ascii])
       }
     case .code(.keypad(let scalar), _):
-      if editor.keypad != nil, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
         recorder.process(InputKey(scalar), text: Array(String(scalar).utf8), at: time)
       } else {
         recorder.insert(Array(String(scalar).utf8))
       }
-    case .keypadKey(let code):
+    case .phoneKey(let code):
       if mode == .korean {
         recorder.process(InputKey(ascii: code), text: [code], at: time)
       } else {

@@ -37,7 +37,7 @@ public struct EventLogFilter: ByteFilter {
     case keystrokes
   }
 
-  public private(set) var editor: DocumentEditor
+  package private(set) var editor: DocumentEditor
   public let keys: KeyEncoding
   public let output: Output
   /// Whether statistics are kept for `--stats`: each JSON document object
@@ -107,7 +107,7 @@ public struct EventLogFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     multitapTimeout: Double? = nil,
     report: @escaping (PositionedError) -> Void
@@ -397,7 +397,7 @@ public struct EventLogFilter: ByteFilter {
     case character(String)
     case code(KeyCode, shifted: Bool)
     /// A phone keypad's key named in the keyboard file (획추가).
-    case keypadKey(UInt8)
+    case phoneKey(UInt8)
     case text(String)
   }
 
@@ -445,7 +445,7 @@ public struct EventLogFilter: ByteFilter {
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
-    if let code = keypadKeyNames[name] { return .keypadKey(code) }
+    if let code = keypadKeyNames[name] { return .phoneKey(code) }
     if name.count == 1 { return .character(name) }
     fail(
       Self.unknown(
@@ -491,12 +491,12 @@ public struct EventLogFilter: ByteFilter {
     case .code(.keypad(let scalar), _):
       shiftPending = false
       // On a phone keypad the numeric keypad's keys are the phone's keys.
-      if editor.keypad != nil, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
         editor.typePosition(UInt8(scalar.value))
       } else {
         editor.insert(scalar)
       }
-    case .keypadKey(let code):
+    case .phoneKey(let code):
       shiftPending = false
       if mode == .korean { editor.typePosition(code) } else { editor.insert(Unicode.Scalar(code)) }
     case .text(let phrase):

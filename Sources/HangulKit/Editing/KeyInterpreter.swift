@@ -39,7 +39,7 @@ struct KeyInterpreter: Sendable {
     case KeyLogControl.literalPrefix.value:
       literalPending = true
       return 0
-    case 0x20...0x7E where keys == .qwerty && editor.usesLayout:
+    case 0x20...0x7E where keys == .qwerty && editor.context.automaton.keysAreLayoutPositions:
       let code = UInt8(scalar.value)
       if keyboard.layout.value(forKey: code) != 0 {
         editor.press(key: code)

@@ -28,7 +28,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard,
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+    maximumLineLength: Int = EditingDefaults.maximumLineLength
   ) {
     self.keys = keys
     self.maximumLineLength = maximumLineLength
@@ -43,7 +43,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   /// The text of the current line so far, the syllable being composed included.
-  public var pendingText: [UInt8] {
+  package var pendingText: [UInt8] {
     var text = line
     for scalar in composer.composing { text.append(contentsOf: Self.bytes(of: scalar)) }
     return text
@@ -75,12 +75,15 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   /// Takes one scalar of the log.
-  public mutating func take(_ scalar: Unicode.Scalar, into output: inout [UInt8]) {
+  package mutating func take(_ scalar: Unicode.Scalar, into output: inout [UInt8]) {
     if literalPending {
       literalPending = false
       recorder.current.keystrokes += 1
       commit()
       line.append(contentsOf: Self.bytes(of: scalar))
+      // A newline ends the line, literal or not (as on the other keyboards):
+      // no Backspace reaches back across it, so lines can go to separate threads.
+      if scalar == "\n" { flush(into: &output) }
       return
     }
     switch scalar.value {
@@ -132,7 +135,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   /// Takes a byte that is not UTF-8: it is text.
-  public mutating func take(byte: UInt8) {
+  package mutating func take(byte: UInt8) {
     recorder.current.keystrokes += 1
     commit()
     line.append(byte)
@@ -140,7 +143,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
 
   /// Takes out the start of the line that no press can change any more
   /// (Backspace aside), forgetting what Backspace could undo.
-  public mutating func takeSettled() -> [UInt8] {
+  package mutating func takeSettled() -> [UInt8] {
     var count = min(composer.settledCount, line.count)
     // A last ᄀ or 가 stays: a conjoining vowel or final may still join it.
     if count >= 3, let last = Array(line[(count - 3)..<count]).lastThreeByteScalar(),
@@ -169,12 +172,9 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   private mutating func backspace() {
     if composer.undoPress(in: &line) { return }
     commit()
-    guard var end = line.indices.last else {
-      counts.backspacesWithoutEffect += 1
-      return
-    }
-    while end > 0, line[end] & 0xC0 == 0x80 { end -= 1 }
-    line.removeSubrange(end...)
+    // One whole character, as on the other keyboards: a syllable block of
+    // conjoining jamo goes whole, a byte that is not UTF-8 alone.
+    if !line.removeLastSyllableBlock() { counts.backspacesWithoutEffect += 1 }
   }
 
   private mutating func commit() {

@@ -42,7 +42,7 @@ public struct KeystrokeLogFilter: ByteFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+    maximumLineLength: Int = EditingDefaults.maximumLineLength
   ) {
     self.keys = keys
     recorder = KeystrokeRecorder(context: HangulInputContext(keyboard: keyboard, options: options))
@@ -140,10 +140,7 @@ public struct KeystrokeLogFilter: ByteFilter {
   private mutating func deleteLastCharacter() -> Int {
     let before = line.count
     let scalarsBefore = Self.scalarCount(line)
-    let removed =
-      recorder.context.automaton == .syllable
-      ? line.removeLastCharacter() : line.removeLastSyllableBlock()
-    guard removed else { return 0 }
+    guard line.removeLastSyllableBlock() else { return 0 }
     assert(line.count < before, "a character was removed")
     return max(1, scalarsBefore - Self.scalarCount(line))  // a stray continuation byte is one
   }

@@ -8,7 +8,7 @@ enum AsciiKeyAction {
   /// A jamo key of the 2-set automaton: the jamo's offset + 2 (never a
   /// compound jamo such as ㅘ, which takes two steps: that key is `other`).
   static let firstKey: UInt8 = 2
-  /// A key of a keyboard run by ``LayoutTyping`` (``LineEditor/press(key:)``).
+  /// A key of a keyboard whose keys are layout positions (``LineEditor/press(key:)``).
   static let layoutKey: UInt8 = 0xFF
 }
 
@@ -43,7 +43,7 @@ extension LineEditor {
   ) -> (end: Int, keystrokes: Int) {
     // What one input byte can write at most: a syllable of three conjoining
     // jamo and a symbol on a layout keyboard; a syllable and a byte on 2-set.
-    let bytesPerInputByte = usesLayout ? 16 : 4
+    let bytesPerInputByte = context.automaton.writesConjoiningJamo ? 16 : 4
     let room = (maximumLineLength - line.count) / bytesPerInputByte
     let end = min(chunk.count, start + min(room, Self.keyRunLength))
     guard end > start, !undoesKeystrokes, let input = chunk.baseAddress else { return (start, 0) }
@@ -53,11 +53,16 @@ extension LineEditor {
     var position = start
     var keystrokes = 0
     var written = 0
-    if usesLayout {
+    // The tables hold the states of the automaton the context runs (a
+    // keypad, which may retype committed text, has none: it goes the general way).
+    switch context.automaton {
+    case .syllable:
+      keystrokes = typeJamoRun(input, &position, end, actions, &scratch, &written)
+    case .layout:
       typeLayoutRun(input, &position, end, actions, &scratch, &written)
       keystrokes = position - start
-    } else {
-      keystrokes = typeJamoRun(input, &position, end, actions, &scratch, &written)
+    default:
+      return (start, 0)
     }
     scratch.withUnsafeBufferPointer {
       line.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<written]))
@@ -72,7 +77,7 @@ extension LineEditor {
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
     _ scratch: inout [UInt8], _ written: inout Int
   ) -> Int {
-    var state = jamoTransitions.index(of: composer.state, hint: lastTransitionState)
+    var state = jamoTransitions.index(of: context.syllable.state, hint: lastTransitionState)
     var keystrokes = 0
     while true {
       // A step the table does not know yet: its state and column.
@@ -96,7 +101,7 @@ extension LineEditor {
         }
       }
       guard missing >= 0 else { break }
-      let machine = composer.machine
+      let machine = context.syllable.machine
       let jamo = Jamo(offset: jamoOfKeyClass[missing])
       let current = jamoTransitions.state(at: state)
       let stored = jamoTransitions.resolve(state: &missingState, keyClass: missing) {
@@ -113,7 +118,7 @@ extension LineEditor {
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    composer.restore(jamoTransitions.state(at: state))
+    context.syllable.restore(jamoTransitions.state(at: state))
     lastTransitionState = state
     return keystrokes
   }
@@ -212,15 +217,14 @@ extension LineEditor {
     return -1
   }
 
-  /// A run on a keyboard run by ``LayoutTyping``: ASCII keys and text,
+  /// A run on the layout automaton (``LayoutComposer``): ASCII keys and text,
   /// through ``layoutTransitions``.
   private mutating func typeLayoutRun(
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
     _ scratch: inout [UInt8], _ written: inout Int
   ) {
     if layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
-    var state = layoutTransitions.index(
-      of: layoutTyping.composer.buffer, hint: lastTransitionState)
+    var state = layoutTransitions.index(of: context.layout.buffer, hint: lastTransitionState)
     while true {
       let missing = scratch.withUnsafeMutableBufferPointer { buffer in
         layoutTransitions.entries.withUnsafeBufferPointer { entries in
@@ -241,7 +245,7 @@ extension LineEditor {
         }
       }
       guard missing >= 0 else { break }
-      var composer = layoutTyping.composer
+      var composer = context.layout
       let code = layoutClassCodes[missing]
       let stored = layoutTransitions.resolve(state: &state, keyClass: missing) { buffer, bytes in
         composer.restore(buffer)
@@ -256,7 +260,7 @@ extension LineEditor {
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    layoutTyping.restore(layoutTransitions.state(at: state))
+    context.layout.restore(layoutTransitions.state(at: state))
     lastTransitionState = state
   }
 

@@ -12,33 +12,27 @@
 /// Every operation is amortized O(1) except ``endLine()`` and the flush of an
 /// over-long line, which move the line's bytes once. Memory is bounded by
 /// ``maximumLineLength``.
-public struct LineEditor: Sendable {
-  /// The automaton for the syllable being composed.
-  public internal(set) var composer: SyllableComposer
-  /// The automaton of a keyboard without jamo labels (or with `--auto-reorder`)
-  /// and its keystroke history: when ``usesLayout`` is set, it composes
-  /// instead of ``composer``.
-  public internal(set) var layoutTyping: LayoutTyping
-  /// Whether ``layoutTyping`` composes.
-  public let usesLayout: Bool
+package struct LineEditor: Sendable {
+  /// The input context that types the keys: it holds the automaton the
+  /// keyboard needs, the syllable being composed and the keystroke history;
+  /// the editor applies what each call commits (and takes back) to ``line``.
+  package internal(set) var context: HangulInputContext
   /// Bytes that are final: finished lines, and pieces of over-long lines.
-  public var output: [UInt8] = []
+  package var output: [UInt8] = []
   /// The committed text of the current line, which Backspace can still delete.
-  public internal(set) var line: [UInt8] = []
+  package internal(set) var line: [UInt8] = []
   /// The longest the current line may grow before it is flushed in pieces.
-  public let maximumLineLength: Int
+  package let maximumLineLength: Int
   /// What happened so far.
-  public private(set) var counts = EditCounts()
+  package private(set) var counts = EditCounts()
 
-  /// Whether Backspace undoes whole keystrokes (then ``history`` is kept).
+  /// Whether Backspace undoes whole keystrokes (the context keeps their
+  /// history; runs of keys then go the general way).
   let undoesKeystrokes: Bool
-  /// For `--backspace keystroke`: the state before each jamo key since the
-  /// last non-jamo key, and the line length then.
-  private var history: [(state: CompositionState, lineLength: Int)] = []
   /// Whether part of the current line was already flushed.
   private var lineWasFlushed = false
 
-  /// The steps of ``composer`` as a table for runs of keys: column 0
+  /// The steps of the context's 2-set automaton as a table for runs of keys: column 0
   /// commits (text), the others press one key (see ``jamoKeyClasses``).
   var jamoTransitions: KeyTransitionTable<CompositionState>
   /// For each ``AsciiKeyAction`` (and so each jamo offset + 2), the column
@@ -47,7 +41,7 @@ public struct LineEditor: Sendable {
   let jamoKeyClasses: [UInt8]
   /// The jamo offset that each column of ``jamoTransitions`` presses (0: text).
   let jamoOfKeyClass: [UInt8]
-  /// The steps of ``layoutTyping``'s composer as a table for runs of keys:
+  /// The steps of the context's layout automaton as a table for runs of keys:
   /// column 0 commits, the others are the keys in ``layoutKeyClasses``.
   var layoutTransitions: KeyTransitionTable<LayoutBuffer>
   /// The column of each ASCII code in ``layoutTransitions`` (0: the layout
@@ -69,28 +63,21 @@ public struct LineEditor: Sendable {
   var lastTransitionState = 0
 
   /// The default of `--max-line`: 1 MiB.
-  public static let defaultMaximumLineLength = 1 << 20
+  package static let defaultMaximumLineLength = EditingDefaults.maximumLineLength
 
   /// The most composing states the key-run tables keep before they start
   /// over (at most a few MB; real text reaches a few thousand).
-  public static let defaultTransitionStateLimit = 8192
+  package static let defaultTransitionStateLimit = EditingDefaults.transitionStateLimit
 
   /// An editor for `keyboard`; `transitionStateLimit` bounds the tables that
   /// runs of keys go through (see ``defaultTransitionStateLimit``).
-  public init(
+  package init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
     transitionStateLimit: Int = LineEditor.defaultTransitionStateLimit
   ) {
-    composer = SyllableComposer(keyboard: keyboard, options: options)
-    usesLayout = LayoutTyping.isUsed(keyboard: keyboard, options: options)
-    layoutTyping = LayoutTyping(keyboard: keyboard, options: options)
+    context = HangulInputContext(keyboard: keyboard, options: options)
     undoesKeystrokes = options.backspace == .keystroke
-    var mask: UInt64 = 0
-    for (offset, parts) in JamoTables.compoundParts.enumerated() where parts != nil {
-      mask |= 1 << UInt64(offset)
-    }
-    compoundMask = mask
     self.maximumLineLength = max(maximumLineLength, 4)
     // One column per jamo that one key types; a compound jamo takes two steps.
     var jamoClasses = [UInt8](repeating: 0xFF, count: 256)
@@ -144,91 +131,70 @@ public struct LineEditor: Sendable {
   /// new piece of a parallel run need not fill them again. O(1) (the tables
   /// are shared until one of the editors adds a step).
   mutating func reuseTransitions(of earlier: LineEditor) {
-    guard usesLayout == earlier.usesLayout, composer.options == earlier.composer.options,
+    guard context.automaton == earlier.context.automaton,
+      context.options == earlier.context.options,
       jamoKeyClasses == earlier.jamoKeyClasses, layoutClassCodes == earlier.layoutClassCodes,
       jamoTransitions.width == earlier.jamoTransitions.width,
       layoutTransitions.width == earlier.layoutTransitions.width,
       jamoTransitions.stateLimit == earlier.jamoTransitions.stateLimit,
       layoutTransitions.stateLimit == earlier.layoutTransitions.stateLimit,
-      composer.keyboard == earlier.composer.keyboard
+      context.keyboard == earlier.context.keyboard
     else { return }
     jamoTransitions = earlier.jamoTransitions
     layoutTransitions = earlier.layoutTransitions
   }
 
-  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after the other.
+  /// Types a jamo key; a compound jamo (ㅘ, ㄳ) types its keys one after
+  /// the other; a jamo the keyboard has no key for is text.
   @inline(__always)
-  public mutating func press(_ jamo: Jamo) {
-    if usesLayout { return pressOnLayout(jamo) }
-    if compoundMask >> UInt64(jamo.offset) & 1 == 0 {
-      pressKey(jamo)
-    } else if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
-      pressKey(parts.0)
-      pressKey(parts.1)
+  package mutating func press(_ jamo: Jamo) {
+    if context.process(InputKey(jamo.scalar)) {
+      applyContextOutput()
     } else {
-      pressKey(jamo)
+      applyContextOutput()
+      insert(jamo.scalar)
     }
   }
 
-  @inline(__always)
-  private mutating func pressKey(_ key: Jamo) {
-    if undoesKeystrokes { history.append((composer.state, line.count)) }
-    if let done = composer.press(key) { appendToLine(done) }
-  }
-
-  /// Types a key by its ASCII code on a keyboard run by ``layoutTyping``
-  /// (on others, ``press(_:)`` the jamo the key types); a key the keyboard
-  /// does not take is text.
+  /// Types a key by its ASCII code (on 2-set the jamo it carries); a key the
+  /// keyboard does not take is text.
   @inline(never)
-  public mutating func press(key code: UInt8) {
-    guard usesLayout else {
-      if let jamo = composer.keyboard.jamo(forASCII: code) {
-        press(jamo)
-      } else {
-        insert(Unicode.Scalar(code))
-      }
-      return
+  package mutating func press(key code: UInt8) {
+    let taken = context.process(InputKey(ascii: code))
+    applyContextOutput()
+    if !taken {
+      line.append(code)
+      flushIfTooLong()
     }
-    if !layoutTyping.press(key: code, at: line.count, into: &line) { line.append(code) }
+  }
+
+  /// Applies what the context's last call did to the line: deletes the
+  /// scalars it took back (a keystroke Backspace that undoes a key that
+  /// committed text), then appends what it committed.
+  @inline(__always)
+  private mutating func applyContextOutput() {
+    for _ in 0..<context.deleteCount { line.removeLastCharacter() }
+    guard !context.commitUTF8.isEmpty else { return }
+    if context.commitUTF8.count <= 4 {
+      for byte in context.commitUTF8 { line.append(byte) }
+    } else {
+      line.append(contentsOf: context.commitUTF8)
+    }
     flushIfTooLong()
   }
-
-  /// A jamo key on a keyboard run by ``layoutTyping``: the keys that type
-  /// it, or text when it has none.
-  private mutating func pressOnLayout(_ jamo: Jamo) {
-    guard let keys = layoutTyping.keys(typing: jamo) else {
-      insert(jamo.scalar)
-      return
-    }
-    for code in keys { press(key: code) }
-  }
-
-  /// Bit `offset` is set for each compound jamo (ㄳ … ㅄ, ㅘ … ㅢ), from
-  /// ``JamoTables`` once, so that typing a key reads no lazy global.
-  let compoundMask: UInt64
 
   /// Backspace: undoes a composition step or the last keystroke (see
   /// ``ComposerOptions/Backspace``); with nothing to undo, deletes the last
   /// character of the line; at the start of a line it deletes nothing.
-  public mutating func backspace() {
+  package mutating func backspace() {
     counts.backspaces += 1
-    if usesLayout {
-      switch layoutTyping.backspace() {
-      case .restoredKeystroke(let lineLength):
-        line.removeSubrange(lineLength...)
-        return
-      case .undidStep: return
-      case .nothing: break
-      }
-    } else if undoesKeystrokes, let previous = history.popLast() {
-      composer.restore(previous.state)
-      line.removeSubrange(previous.lineLength...)
-      return
-    } else if composer.undoStep() {
+    if context.backspace() {
+      applyContextOutput()
       return
     }
-    // A keyboard with old Hangul writes syllables as conjoining jamo: they go whole.
-    if !(usesLayout ? line.removeLastSyllableBlock() : line.removeLastCharacter()) {
+    // One whole character (SPEC 3.2): a syllable block of conjoining jamo
+    // (written by an old-Hangul keyboard or copied from the log) goes whole.
+    if !line.removeLastSyllableBlock() {
       counts.backspacesWithoutEffect += 1
       if lineWasFlushed { counts.backspacesBlockedByFlush += 1 }
     }
@@ -236,14 +202,14 @@ public struct LineEditor: Sendable {
 
   /// Ends the syllable being composed without writing anything (the
   /// separator key).
-  public mutating func endSyllable() {
+  package mutating func endSyllable() {
     commit()
   }
 
   /// Inserts a character that is not a key: it ends the syllable being
   /// composed and is copied. Conjoining jamo compose with the text before
   /// them by the canonical algorithm, so NFD text comes out NFC.
-  public mutating func insert(_ scalar: Unicode.Scalar) {
+  package mutating func insert(_ scalar: Unicode.Scalar) {
     commit()
     if let last = line.lastThreeByteScalar(),
       let joined = HangulNormalization.composition(of: last, scalar.value)
@@ -258,7 +224,7 @@ public struct LineEditor: Sendable {
 
   /// Inserts a character as literal text: it ends the syllable being composed
   /// and is copied without composing with the text before it.
-  public mutating func insertLiteral(_ scalar: Unicode.Scalar) {
+  package mutating func insertLiteral(_ scalar: Unicode.Scalar) {
     commit()
     appendToLine(scalar)
   }
@@ -268,7 +234,7 @@ public struct LineEditor: Sendable {
   /// what inserting its characters one at a time (``insert(_:)``) does, when
   /// none of them composes with the one before it (a line that grows past
   /// ``maximumLineLength`` is flushed after the character that takes it past).
-  public mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
+  package mutating func insert(text bytes: UnsafeBufferPointer<UInt8>) {
     commit()
     if line.count + bytes.count > maximumLineLength {
       // The run takes the line past the limit: flushed where one character
@@ -286,7 +252,7 @@ public struct LineEditor: Sendable {
 
   /// Inserts bytes that are not a key (such as bytes that are not UTF-8),
   /// copied unchanged.
-  public mutating func insert(bytes: some Sequence<UInt8>) {
+  package mutating func insert(bytes: some Sequence<UInt8>) {
     commit()
     line.append(contentsOf: bytes)
     flushIfTooLong()
@@ -295,14 +261,14 @@ public struct LineEditor: Sendable {
   /// Deletes the word before the cursor and the spaces after it, as Ctrl-W
   /// does: first spaces and tabs, then everything back to the previous space,
   /// tab or the start of the line. The syllable being composed is part of the word.
-  public mutating func deleteWord() {
+  package mutating func deleteWord() {
     commit()
     while line.last == 0x20 || line.last == 0x09 { line.removeLast() }
     while let last = line.last, last != 0x20, last != 0x09 { line.removeLastCharacter() }
   }
 
   /// Ends the line: commits, and moves the line and a newline to ``output``.
-  public mutating func endLine() {
+  package mutating func endLine() {
     commit()
     output.append(contentsOf: line)
     output.append(0x0A)
@@ -312,7 +278,20 @@ public struct LineEditor: Sendable {
 
   /// Whether nothing is being composed.
   @inline(__always)
-  var isIdle: Bool { usesLayout ? layoutTyping.isEmpty : composer.state.isEmpty }
+  var isIdle: Bool { !isComposing }
+
+  /// Whether the context may be composing something. Its automaton's state
+  /// is read in place: a call on the context would copy all of it (about a
+  /// kilobyte) on every commit between words. A keypad counts as composing
+  /// (its line is the context's to settle).
+  @inline(__always)
+  private var isComposing: Bool {
+    switch context.automaton {
+    case .syllable: !context.syllable.state.isEmpty
+    case .layout: !context.layout.buffer.isEmpty
+    default: true
+    }
+  }
 
   /// Whether the editor is as a newline leaves it: nothing being composed,
   /// and the line empty with none of it flushed. From here, inserting a
@@ -362,7 +341,7 @@ public struct LineEditor: Sendable {
   }
 
   /// Ends the input: commits, and moves the unfinished line to ``output``.
-  public mutating func finish() {
+  package mutating func finish() {
     commit()
     output.append(contentsOf: line)
     line.removeAll()
@@ -371,13 +350,11 @@ public struct LineEditor: Sendable {
 
   @inline(__always)
   private mutating func commit() {
-    if undoesKeystrokes, !history.isEmpty { history.removeAll(keepingCapacity: true) }
-    if usesLayout {
-      layoutTyping.commit(into: &line)
-      flushIfTooLong()
-      return
-    }
-    if let done = composer.commit() { appendToLine(done) }
+    // Between words nothing is composing: then a flush would only clear
+    // what a keystroke Backspace or a keypad could still take back.
+    guard isComposing || undoesKeystrokes else { return }
+    context.flush()
+    applyContextOutput()
   }
 
   @inline(__always)
@@ -417,23 +394,31 @@ public struct LineEditor: Sendable {
     }
     output.append(contentsOf: line[..<(line.count - keep)])
     line.removeFirst(line.count - keep)
-    history.removeAll(keepingCapacity: true)
-    layoutTyping.forgetHistory()
+    context.forgetBackspaceHistory()
     lineWasFlushed = true
     counts.linesFlushed += 1
   }
 }
 
 /// Counts kept by ``LineEditor`` for `--stats`.
-public struct EditCounts: Sendable, Hashable {
+package struct EditCounts: Sendable, Hashable {
   /// Backspaces typed.
-  public var backspaces = 0
+  package var backspaces = 0
   /// Backspaces that found nothing to delete.
-  public var backspacesWithoutEffect = 0
+  package var backspacesWithoutEffect = 0
   /// Of those, the ones that could not reach text already flushed from an over-long line.
-  public var backspacesBlockedByFlush = 0
+  package var backspacesBlockedByFlush = 0
   /// Times an over-long line was flushed in pieces.
-  public var linesFlushed = 0
+  package var linesFlushed = 0
 
-  public init() {}
+  package init() {}
+}
+
+/// The limits the composing filters take by default.
+public enum EditingDefaults {
+  /// The default of `--max-line`: 1 MiB.
+  public static let maximumLineLength = 1 << 20
+  /// The most composing states the key-run tables keep before they start
+  /// over (at most a few MB; real text reaches a few thousand).
+  public static let transitionStateLimit = 8192
 }

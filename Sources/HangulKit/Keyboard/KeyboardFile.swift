@@ -2,7 +2,7 @@ extension Keyboard {
   /// A built-in keyboard by id ("2", "3f", …) or a keyboard file by path.
   ///
   ///     let keyboard = try Keyboard(id: "3f")
-  ///     keyboard.hasJamoLabels   // false: type it with --keys qwerty
+  ///     InputAutomaton.takesJamoLabels(keyboard)   // false: type it with --keys qwerty
   ///
   /// An argument that names a built-in id is that keyboard; anything else is
   /// read as a file (libhangul's XML format, with expat). Throws

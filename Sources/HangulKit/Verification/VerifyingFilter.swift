@@ -400,24 +400,24 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
 ///               shift: filter.disagreementShift(at: place))
 ///
 /// O(1) per filter.
-public struct VerificationTally: Sendable {
-  public private(set) var first: PositionedError?
-  public private(set) var count = 0
+package struct VerificationTally: Sendable {
+  package private(set) var first: PositionedError?
+  package private(set) var count = 0
   /// Segments normalized in pieces because they were too long to hold
   /// (``OverlongRunReporting``), and the message about the first.
-  public private(set) var overlongRuns = 0
-  public private(set) var firstOverlongRun: String?
+  package private(set) var overlongRuns = 0
+  package private(set) var firstOverlongRun: String?
 
-  public init() {}
+  package init() {}
 
   /// Adds the segments that `filter` (a piece's, in input order) normalized in pieces.
-  public mutating func addOverlongRuns(of filter: some OverlongRunReporting) {
+  package mutating func addOverlongRuns(of filter: some OverlongRunReporting) {
     if firstOverlongRun == nil { firstOverlongRun = filter.firstOverlongRun }
     overlongRuns += filter.overlongRuns
   }
 
   /// Adds a filter's first problem (its line moved by `shift`) and its count.
-  public mutating func add(_ problem: PositionedError?, count: Int, shift: Int) {
+  package mutating func add(_ problem: PositionedError?, count: Int, shift: Int) {
     self.count += count
     guard first == nil, var problem else { return }
     problem.line += shift
@@ -426,7 +426,7 @@ public struct VerificationTally: Sendable {
 
   /// Reports the first problem and how many more there were, as
   /// ``verificationStatus(of:after:report:)`` does (`more` names them).
-  public func status(after status: Int32, more: String, report: (String) -> Void) -> Int32 {
+  package func status(after status: Int32, more: String, report: (String) -> Void) -> Int32 {
     var found = false
     if let firstOverlongRun {
       report(
@@ -444,7 +444,7 @@ public struct VerificationTally: Sendable {
 
 extension VerificationTally {
   /// Adds what a piece's verifying filter found, its first piece at `place`.
-  public mutating func add<Inner>(_ filter: VerifyingFilter<Inner>, at place: PiecePlace) {
+  package mutating func add<Inner>(_ filter: VerifyingFilter<Inner>, at place: PiecePlace) {
     if let normalizing = filter.inner as? any OverlongRunReporting {
       addOverlongRuns(of: normalizing)
     }
@@ -454,7 +454,7 @@ extension VerificationTally {
   }
 
   /// The `--verify` outcome of the composing and decomposing programs.
-  public func status(after status: Int32, report: (String) -> Void) -> Int32 {
+  package func status(after status: Int32, report: (String) -> Void) -> Int32 {
     self.status(after: status, more: "more spans disagree with ICU", report: report)
   }
 }
@@ -462,7 +462,7 @@ extension VerificationTally {
 /// Reports the outcome of `--verify` after a run: the first disagreement with
 /// its place and how many more there were. Returns the exit status: 65 when
 /// something disagreed and the run had no worse error.
-public func verificationStatus<Inner>(
+package func verificationStatus<Inner>(
   of filter: VerifyingFilter<Inner>, after status: Int32, report: (String) -> Void
 ) -> Int32 {
   var tally = VerificationTally()
