@@ -1,11 +1,11 @@
 import HangulKit
 import Testing
 
-/// SPEC §3.2: the automaton's rules, its options and Backspace.
+/// hangul-compose(1): the automaton's rules, its options and Backspace.
 @Suite("2-set automaton")
 struct AutomatonTests {
   @Test(
-    "SPEC §3.2 rule table",
+    "hangul-compose(1) rule table",
     arguments: [
       ("ㄱㅏ", "가"), ("ㄱㅏㄱ", "각"), ("ㄷㅏㄹㄱ", "닭"), ("ㄷㅏㄹㄱㅏ", "달가"), ("ㄱㅏㄲㅏ", "가까"),
       ("ㅎㅗㅏ", "화"), ("ㅗㅏ", "ㅘ"), ("ㄱㅅ", "ㄳ"), ("ㄱㄱ", "ㄱㄱ"), ("ㅏㄱ", "ㅏㄱ"), ("ㄱㅏㄸ", "가ㄸ"),
@@ -14,7 +14,7 @@ struct AutomatonTests {
     #expect(composed(keys) == expected)
   }
 
-  @Test("SPEC §3.2 QWERTY row")
+  @Test("hangul-compose(1) QWERTY row")
   func qwertyRow() {
     #expect(composed("dkssudgktpdy", keys: .qwerty) == "안녕하세요")
   }
@@ -84,7 +84,7 @@ struct AutomatonTests {
     #expect(composed(keys, options: ComposerOptions(backspace: .keystroke)) == expected)
   }
 
-  @Test("the two Backspace modes differ where SPEC §3.2 says")
+  @Test("the two Backspace modes differ where hangul-compose(1) says")
   func backspaceModesDiffer() {
     #expect(composed("ㅇㅏㄴㅣ\u{8}") == "아ㄴ")
     #expect(composed("ㅇㅣㄹㄱㅏ\u{8}") == "일ㄱ")

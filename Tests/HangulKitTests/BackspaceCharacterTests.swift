@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// SPEC 3.2: with nothing to undo, Backspace deletes one whole character,
+/// hangul-compose(1): with nothing to undo, Backspace deletes one whole character,
 /// on every keyboard and in both log formats: a syllable copied from the log
 /// as conjoining jamo (ᄒᆞᆫ) goes whole, as one an old-Hangul keyboard wrote.
 @Suite("Backspace deletes one whole character on every keyboard")

@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// SPEC §3.1 (text input) and §3.3 (output, streaming, memory) on the filter.
+/// hangul-compose(1): text input; output, streaming, memory on the filter.
 @Suite("Text keystroke logs")
 struct ComposeFilterTests {
   @Test(

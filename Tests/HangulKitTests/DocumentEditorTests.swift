@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// SPEC §3.1: the document with a cursor behind event logs, and input modes.
+/// hangul-compose(1): the document with a cursor behind event logs, and input modes.
 @Suite("Document editor")
 struct DocumentEditorTests {
   func replay(_ keys: [String], startMode: InputMode = .korean, maximumLineLength: Int = 1 << 20)

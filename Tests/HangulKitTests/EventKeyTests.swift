@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// SPEC §3.1: every named key of `"key"` and every code value of `"code"`,
+/// hangul-compose(1): every named key of `"key"` and every code value of `"code"`,
 /// typed through the 2-set layout, in both input modes.
 @Suite("Event keys and codes")
 struct EventKeyTests {

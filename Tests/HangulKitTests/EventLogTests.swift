@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// SPEC §3.1 `--format events` and §3.3 `--stats`.
+/// hangul-compose(1): `--format events` and `--stats`.
 @Suite("Event logs")
 struct EventLogTests {
   /// Runs the event filter over `lines`; returns the output, the errors and the statistics.
@@ -281,7 +281,7 @@ struct EventLogTests {
     #expect(String(decoding: output, as: UTF8.self) == "가\n")
   }
 
-  @Test("Backspaces that cannot reach flushed text are counted in --stats (SPEC 3.3)")
+  @Test("Backspaces that cannot reach flushed text are counted in --stats (hangul-compose(1))")
   func blockedByFlushInStatistics() {
     var filter = ComposeFilter(maximumLineLength: 8)
     _ = try? filter.filtered(Array((String(repeating: "각", count: 4) + "\u{8}\u{8}\u{8}").utf8))

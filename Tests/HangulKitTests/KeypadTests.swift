@@ -2,7 +2,7 @@ import Foundation
 import HangulKit
 import Testing
 
-/// The 천지인 keypad: SPEC 3.4's rules and examples, its keypad characters,
+/// The 천지인 keypad: hangul-compose(1)'s rules and examples, its keypad characters,
 /// Backspace, and round trips through `hangul-decompose`.
 @Suite("Phone keypad 천지인")
 struct KeypadTests {
@@ -45,7 +45,7 @@ struct KeypadTests {
   }
 
   @Test(
-    "SPEC 3.4 examples",
+    "hangul-keyboard(5) keypad examples",
     arguments: [
       ("ㄱㄱㅣㆍ", "카"), ("ㅇㅣㆍㄴㄴ", "알"), ("ㄷㅣㆍㄴㄴㄱ", "닭"), ("ㄱ\u{200C}ㄱ", "ㄱㄱ"),
       ("ㅇㅣㆍㄴ", "안"), ("ㅇㅣㆍㄴㅣ", "아니"), ("ㄱㅡㆍㄴㄴ", "굴"), ("ㅇㅣㆍㄴㅅㅅ", "않"),
@@ -128,7 +128,7 @@ struct KeypadTests {
     }
   }
 
-  /// Presses per jamo on 천지인, written out by hand from SPEC 3.4, with the
+  /// Presses per jamo on 천지인, written out by hand from the keypad rules (hangul-keyboard(5)), with the
   /// key each starts and ends on (for when the next key U+200C is needed).
   static let pressCounts: [String: Int] = [
     "ㄱ": 1, "ㅋ": 2, "ㄲ": 3, "ㄴ": 1, "ㄹ": 2, "ㄷ": 1, "ㅌ": 2, "ㄸ": 3, "ㅂ": 1, "ㅍ": 2, "ㅃ": 3,

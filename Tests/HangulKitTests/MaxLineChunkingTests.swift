@@ -1,7 +1,7 @@
 import HangulKit
 import Testing
 
-/// A line past `--max-line` is flushed in pieces (SPEC, hangul-compose): the
+/// A line past `--max-line` is flushed in pieces (hangul-compose(1)): the
 /// flush points must be those of typing the log one character at a time,
 /// whatever the chunks the input arrives in (1 byte … all of it), so that
 /// the text and the `--stats` report (Backspaces that could not reach

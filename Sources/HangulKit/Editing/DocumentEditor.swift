@@ -1,5 +1,5 @@
 /// A document with a cursor, driven by keystrokes as a plain text field with
-/// a Hangul input method behaves (SPEC §3.1, the editor behind event logs):
+/// a Hangul input method behaves (hangul-compose(1), the editor behind event logs):
 /// text is inserted at the cursor, Backspace deletes before it, Delete after
 /// it, the arrows, Home and End move it, and every movement commits the
 /// syllable being composed. Every keyboard types through a

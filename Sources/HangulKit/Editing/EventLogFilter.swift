@@ -1,5 +1,5 @@
 /// The `hangul-compose --format events` filter: a JSON Lines log of key
-/// events in, composed text out, one document after another (SPEC §3.1).
+/// events in, composed text out, one document after another (hangul-compose(1)).
 ///
 /// Each line is an object with `"key"` (a W3C key value: a single character
 /// or a ``NamedKey``), `"code"` (a W3C code value, ``KeyCode``, typed through

@@ -1,4 +1,4 @@
-/// What each character of a keystroke log does: the rules of SPEC §3.1 that
+/// What each character of a keystroke log does: the rules of hangul-compose(1) that
 /// the text format and the event format share.
 ///
 /// Compatibility jamo (and under ``KeyEncoding/qwerty`` ASCII letters) are

@@ -9,7 +9,7 @@
 ///     // {"n":2,"key":"k","commit":"","preedit":"가"}
 ///     // {"n":3,"key":"Enter","commit":"가","preedit":""}
 ///
-/// The keys are those of SPEC §3.1, as ``ComposeFilter`` reads them:
+/// The keys are those of hangul-compose(1), as ``ComposeFilter`` reads them:
 /// - a key of the keyboard goes to ``HangulInputContext/process(_:)``;
 ///   `commit` is what that committed;
 /// - BS and DEL are `"Backspace"`: ``HangulInputContext/backspace()``, and
@@ -118,7 +118,7 @@ public struct KeystrokeLogFilter: ByteFilter {
     recorder.write(key: name, into: &output)
   }
 
-  /// Whether the log may mean `scalar` as a key (SPEC §3.1): a printable
+  /// Whether the log may mean `scalar` as a key (hangul-compose(1)): a printable
   /// ASCII character under ``KeyEncoding/qwerty``, any character from U+0080
   /// on (a label: a compatibility jamo, 천지인's ㆍ). The context says
   /// whether the keyboard takes it; other control characters are text.

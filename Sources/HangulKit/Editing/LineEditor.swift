@@ -192,7 +192,7 @@ package struct LineEditor: Sendable {
       applyContextOutput()
       return
     }
-    // One whole character (SPEC 3.2): a syllable block of conjoining jamo
+    // One whole character (hangul-compose(1)): a syllable block of conjoining jamo
     // (written by an old-Hangul keyboard or copied from the log) goes whole.
     if !line.removeLastSyllableBlock() {
       counts.backspacesWithoutEffect += 1

@@ -1,5 +1,5 @@
 /// The two control characters of a keystroke log that make decomposition
-/// round-trip exactly (SPEC §4).
+/// round-trip exactly (hangul-decompose(1)).
 ///
 /// - The separator, U+200C ZERO WIDTH NON-JOINER, ends the syllable being
 ///   composed and writes nothing. `hangul-decompose` puts it between keys that
