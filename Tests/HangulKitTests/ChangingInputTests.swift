@@ -84,21 +84,11 @@ struct ChangingInputTests {
   static func running(
     _ input: [UInt8], _ run: (_ path: String, _ output: Int32, _ report: (String) -> Void) -> Int32
   ) throws -> (output: [UInt8], messages: [String], status: Int32) {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("changing-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("in.txt").path
-    try Data(input).write(to: URL(fileURLWithPath: path))
-    let outputURL = folder.appendingPathComponent("out")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: outputURL)
     var messages: [String] = []
-    let status = run(path, handle.fileDescriptor) {
-      messages.append($0.replacingOccurrences(of: path, with: "IN"))
+    let (status, output) = try withInputFile(input, prefix: "changing") { path, output in
+      run(path, output) { messages.append($0.replacingOccurrences(of: path, with: "IN")) }
     }
-    try handle.close()
-    return (Array(try Data(contentsOf: outputURL)), messages, status)
+    return (output, messages, status)
   }
 
   /// The sizes: a file read with read(2) (under 1 MiB) and one mapped; each

@@ -66,3 +66,24 @@ func expectSameBytes(
     "bytes differ at \(first) (\(actual.count) vs \(expected.count) bytes): \(around(actual)) vs \(around(expected))",
     sourceLocation: sourceLocation)
 }
+
+/// Writes `input` to a file in a new temporary folder, calls `body` with its
+/// path and the descriptor of an empty output file there, and returns what
+/// `body` returned and what it wrote; the folder is removed afterwards.
+func withInputFile<Result>(
+  _ input: [UInt8], prefix: String,
+  _ body: (_ path: String, _ output: Int32) throws -> Result
+) throws -> (result: Result, output: [UInt8]) {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let path = folder.appendingPathComponent("in.txt").path
+  try Data(input).write(to: URL(fileURLWithPath: path))
+  let outputURL = folder.appendingPathComponent("out")
+  _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+  let handle = try FileHandle(forWritingTo: outputURL)
+  let result = try body(path, handle.fileDescriptor)
+  try handle.close()
+  return (result, Array(try Data(contentsOf: outputURL)))
+}

@@ -38,32 +38,21 @@ struct UnguardedRunnerTests {
   static func run(
     jobs: Int, mapping: Bool
   ) throws -> (output: [UInt8], mapped: Bool, outcome: RunOutcome) {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("unguarded-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("in.txt").path
-    try Data(input).write(to: URL(fileURLWithPath: path))
-    let outputURL = folder.appendingPathComponent("out")
-    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: outputURL)
     let saw = MappingProbe.SawMappedBytes()
-    let outcome: RunOutcome
-    if jobs == 1 {
-      var runner = FilterRunner(paths: [path], outputDescriptor: handle.fileDescriptor)
+    let (outcome, output) = try withInputFile(input, prefix: "unguarded") { path, output in
+      if jobs == 1 {
+        var runner = FilterRunner(paths: [path], outputDescriptor: output)
+        if mapping { runner.mapsInputs = true }
+        var filter = MappingProbe(sawMappedBytes: saw)
+        return runner.run(&filter) { Issue.record("unexpected message: \($0)") }
+      }
+      var runner = ParallelFilterRunner(paths: [path], jobs: jobs, outputDescriptor: output)
       if mapping { runner.mapsInputs = true }
-      var filter = MappingProbe(sawMappedBytes: saw)
-      outcome = runner.run(&filter) { Issue.record("unexpected message: \($0)") }
-    } else {
-      var runner = ParallelFilterRunner(
-        paths: [path], jobs: jobs, outputDescriptor: handle.fileDescriptor)
-      if mapping { runner.mapsInputs = true }
-      outcome = runner.run(makeFilter: { MappingProbe(sawMappedBytes: saw) }) {
+      return runner.run(makeFilter: { MappingProbe(sawMappedBytes: saw) }) {
         Issue.record("unexpected message: \($0)")
       }
     }
-    try handle.close()
-    return (Array(try Data(contentsOf: outputURL)), saw.value, outcome)
+    return (output, saw.value, outcome)
   }
 
   @Test("a runner maps no file unless told to, and reads it whole", arguments: [1, 2])
