@@ -18,10 +18,18 @@ public struct DecomposeFilter: ByteFilter {
   private var carry: [UInt8] = []
   /// The tables and loop that take ASCII, syllables and other plain text.
   private let fastPath: DecomposeFastPath
-  /// Where the fast path writes before the bytes are appended to the output.
-  private var scratch: [UInt8] = []
-  /// The input the fast path takes at a time (its output fits in the scratch buffer).
+  /// Where a chunk's output is written (the fast path through a pointer),
+  /// then appended to the output or handed over whole: always empty between
+  /// chunks, so copies of a filter may share it.
+  private var sink = ByteSink(capacity: sinkCapacity)
+  /// What the decomposer writes for one unit the fast path does not take.
+  private var unitBytes: [UInt8] = []
+  /// The input the fast path takes at a time (room for its worst case is
+  /// made in the sink before each).
   private static let sliceSize = 16 * 1024
+  /// Room for the output of a block of ``FilterRunner`` (128 KiB) of Korean
+  /// text as keys (about 2.3 times as long) without growing.
+  private static let sinkCapacity = 384 * 1024
   /// Whether the last chunk was UTF-8, continuing what was carried into it
   /// and perhaps leaving a sequence open at its end.
   public private(set) var lastChunkWasUTF8 = false
@@ -40,6 +48,31 @@ public struct DecomposeFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    decompose(chunk)
+    sink.drain(into: &output)
+  }
+
+  /// Decomposes `chunk` as ``process(_:into:)`` does, but when `output` is
+  /// empty hands the sink the chunk was written into to `take` instead of
+  /// copying it (keys and NFD are two to three times as long as the text:
+  /// the copy was a tenth of the work on two threads). When `take` keeps
+  /// the sink, a new one takes its place; else it is emptied.
+  public mutating func process(
+    _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+    handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    decompose(chunk)
+    guard output.isEmpty else { return sink.drain(into: &output) }
+    guard sink.count > 0 else { return }
+    if try take(sink) {
+      sink = ByteSink(capacity: Self.sinkCapacity)
+    } else {
+      sink.count = 0
+    }
+  }
+
+  /// Writes the decomposition of `chunk` into the sink.
+  private mutating func decompose(_ chunk: UnsafeBufferPointer<UInt8>) {
     lastChunkWasUTF8 = true
     var start = 0
     if !carry.isEmpty {
@@ -47,12 +80,13 @@ public struct DecomposeFilter: ByteFilter {
       let needed = min(4 - carry.count, chunk.count)
       let window = carry + chunk[..<needed]
       let step = window.withUnsafeBufferPointer { UTF8Stream.step($0, at: 0) }
+      var written: [UInt8] = []
       switch step {
       case .incomplete where needed == chunk.count:
         carry = window
         return
       case .scalar(_, let length) where length > carry.count:
-        slowPath(Array(window[..<length]), isLast: true, into: &output)
+        slowPath(Array(window[..<length]), isLast: true, into: &written)
         start = length - carry.count
         carry = []
       default:
@@ -60,34 +94,27 @@ public struct DecomposeFilter: ByteFilter {
         lastChunkWasUTF8 = false
         let carried = carry
         carry = []
-        slowPath(carried, isLast: true, into: &output)
+        slowPath(carried, isLast: true, into: &written)
       }
-    }
-    // The fast path writes through a pointer into a scratch buffer big enough
-    // for the worst case of a slice, small enough to stay in the cache while
-    // it is appended.
-    let needed = Self.sliceSize * fastPath.expansion + fastPath.slack
-    if scratch.count < needed {
-      // Not zeroed: the loop writes every byte before it is read.
-      scratch = [UInt8](unsafeUninitializedCapacity: needed) { _, count in count = needed }
+      unitBytes = written
+      appendUnitBytes()
     }
     let fastPath = self.fastPath
+    let sink = self.sink
+    let needed = Self.sliceSize * fastPath.expansion + fastPath.slack
     var position = start
     while position < chunk.count {
       // The start of an NFD syllable held by a plain decomposer: the units
       // up to its end go to the decomposer, in order.
       if !decomposer.holdsJamo {
         let sliceEnd = min(chunk.count, position + Self.sliceSize)
-        let stop = scratch.withUnsafeMutableBufferPointer { buffer in
-          guard let base = buffer.baseAddress else {
-            return DecomposeFastPath.Stop(position: position, written: 0, lastUnit: nil)
-          }
-          let stop = fastPath.run(
-            UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position, into: base,
-            previous: decomposer.previousHangul, separators: decomposer.separators?.rows ?? [])
-          output.append(contentsOf: UnsafeBufferPointer(start: base, count: stop.written))
-          return stop
-        }
+        sink.reserve(needed)
+        let stop = fastPath.run(
+          UnsafeBufferPointer(rebasing: chunk[..<sliceEnd]), from: position,
+          into: sink.base + sink.count,
+          previous: decomposer.previousHangul, separators: decomposer.separators?.rows ?? [])
+        assert(stop.written <= needed, "the fast path writes at most its worst case")
+        sink.count += stop.written
         if let lastUnit = stop.lastUnit {
           if lastUnit == 0 { decomposer.endHangul() } else { decomposer.noteSyllable(lastUnit) }
         }
@@ -100,17 +127,27 @@ public struct DecomposeFilter: ByteFilter {
       let lead = chunk[position]
       switch UTF8Stream.step(chunk, at: position) {
       case .scalar(let value, let length):
-        decomposer.decompose(.scalar(Unicode.Scalar(value) ?? "\u{FFFD}"), into: &output)
+        decomposer.decompose(.scalar(Unicode.Scalar(value) ?? "\u{FFFD}"), into: &unitBytes)
         position += length
       case .invalid:
-        decomposer.decompose(.invalidByte(lead), into: &output)
+        decomposer.decompose(.invalidByte(lead), into: &unitBytes)
         position += 1
         lastChunkWasUTF8 = false
       case .incomplete:
         carry = Array(chunk[position...])
         return
       }
+      appendUnitBytes()
     }
+  }
+
+  /// Moves what the decomposer wrote for one unit into the sink.
+  private mutating func appendUnitBytes() {
+    guard !unitBytes.isEmpty else { return }
+    unitBytes.withUnsafeBufferPointer { bytes in
+      if let base = bytes.baseAddress { sink.append(base, count: bytes.count) }
+    }
+    unitBytes.removeAll(keepingCapacity: true)
   }
 
   public mutating func finish(into output: inout [UInt8]) {

@@ -38,13 +38,18 @@ struct FileMapping {
   /// read ahead.
   ///
   /// - Complexity: O(1); pages are read when first touched.
-  init?(descriptor: Int32, range: Range<Int>, name: String, sequential: Bool = false) {
+  init?(
+    descriptor: Int32, range: Range<Int>, name: String, sequential: Bool = false,
+    populated: Bool = false
+  ) {
     guard !range.isEmpty, range.lowerBound >= 0 else { return nil }
     let page = Self.pageSize
     let start = range.lowerBound / page * page
     let length = range.upperBound - start
     guard
-      let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(start)),
+      let mapping = mmap(
+        nil, length, PROT_READ, MAP_PRIVATE | (populated ? MAP_POPULATE : 0), descriptor,
+        off_t(start)),
       mapping != MAP_FAILED
     else { return nil }
     if sequential { _ = madvise(mapping, length, MADV_SEQUENTIAL) }

@@ -105,7 +105,8 @@ final class Piece<Filter: ByteFilter>: @unchecked Sendable {
   ) throws -> Result {
     if !inputIsRead {
       if mapping,
-        let mapped = FileMapping(descriptor: file.descriptor, range: range, name: file.path)
+        let mapped = FileMapping(
+          descriptor: file.descriptor, range: range, name: file.path, populated: true)
       {
         defer { mapped.unmap() }
         return try body(mapped.bytes, true)
@@ -156,10 +157,12 @@ enum PieceFeeding {
   /// be UTF-8. Once the filter has written into `output`, it is given room
   /// for `expected` bytes (outputs up to three times as long, keys and NFD,
   /// without growing); a filter that hands its storage over is given none
-  /// (peak memory).
+  /// (peak memory). `fed` is called with each block after the filter took
+  /// it, while its bytes are still in the cache (counting lines).
   static func feed<Filter: ByteFilter>(
     _ bytes: UnsafeBufferPointer<UInt8>, to filter: inout Filter, into output: inout [UInt8],
-    reserving expected: Int = 0, handingOver hand: ((ByteSink) -> Void)? = nil
+    reserving expected: Int = 0, handingOver hand: ((ByteSink) -> Void)? = nil,
+    fed: (UnsafeBufferPointer<UInt8>) -> Void = { _ in }
   ) throws -> Bool {
     var start = 0
     var checked = true
@@ -179,6 +182,7 @@ enum PieceFeeding {
         output.reserveCapacity(roundedCapacity(expected))
       }
       checked = checked && filter.lastChunkWasUTF8
+      fed(chunk)
       start = end
     }
     return checked

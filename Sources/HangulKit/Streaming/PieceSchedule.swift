@@ -164,17 +164,22 @@ final class PieceSchedule<Filter: ByteFilter>: @unchecked Sendable {
       if let earlier { filter.reuseCaches(of: earlier) }
       let separator = self.separator
       try piece.withBytes(in: file, mapping: mapsInputs) { bytes, _ in
-        piece.records = ByteCounting.count(separator, in: bytes)
-        piece.newlines = separator == 0x0A ? piece.records : ByteCounting.count(0x0A, in: bytes)
         if let point = piece.resumePoint {
           filter.beginPiece(named: file.path, resumingAt: point)
         } else {
           filter.beginPiece(named: file.path, atInputStart: piece.isInputStart)
         }
         defer { piece.filter = filter }
+        // Lines are counted block by block after the filter, from the cache
+        // (a pass of their own over the piece cost 3 % of the time).
         let checked = try PieceFeeding.feed(
-          bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3
-        ) { piece.handed.append($0) }
+          bytes, to: &filter, into: &piece.output, reserving: bytes.count * 3,
+          handingOver: { piece.handed.append($0) },
+          fed: { block in
+            let records = ByteCounting.count(separator, in: block)
+            piece.records += records
+            piece.newlines += separator == 0x0A ? records : ByteCounting.count(0x0A, in: block)
+          })
         piece.firstInvalid = PieceFeeding.firstInvalid(in: bytes, filterFoundUTF8: checked)
       }
     } catch {

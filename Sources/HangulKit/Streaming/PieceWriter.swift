@@ -97,7 +97,9 @@ struct PieceWriter<Filter: ByteFilter> {
       self.current = nil
       if piece.isInputStart { filter.beginInput(named: files[piece.fileIndex].path) }
       do {
-        try runInOrder(piece, through: &filter, counting: piece.startsInsideRecord)
+        // A worker's filter that failed stopped counting where it failed.
+        try runInOrder(
+          piece, through: &filter, counting: piece.startsInsideRecord || piece.error != nil)
         pieceError = nil
       } catch {
         pieceError = error
@@ -138,7 +140,7 @@ struct PieceWriter<Filter: ByteFilter> {
   /// (memory: one block's output, whatever the length of the piece; the
   /// mapped pages read are dropped). With `counting`, counts the piece's
   /// records and lines and checks it for bytes that are not UTF-8, which no
-  /// worker did. What a block made is written only after a check that the
+  /// worker did (or one whose filter failed did in part). What a block made is written only after a check that the
   /// file has not changed.
   private mutating func runInOrder(
     _ piece: Piece<Filter>, through filter: inout Filter, counting: Bool
@@ -146,6 +148,10 @@ struct PieceWriter<Filter: ByteFilter> {
     let file = files[piece.fileIndex]
     let separator = runner.separator
     let blockSize = PieceFeeding.blockSize
+    if counting {
+      piece.records = 0
+      piece.newlines = 0
+    }
     try piece.withBytes(in: file, mapping: runner.mapsInputs) { bytes, mapped in
       var foundUTF8 = true
       var start = 0
