@@ -17,6 +17,10 @@ struct BlockScanTests {
     "\u{1113}\u{1161}", "\u{1100}\u{1176}", "\u{1100}\u{1161}\u{11C3}", "\u{A960}", "\u{D7B0}",
     "\u{11FF}", "e\u{301}", "\u{E9}", "\u{301}", "\u{308}", "“", "①", "ㄱ", "ㄳ", "漢", "👍🏽", "ﬁ",
     "Å", "\u{FF76}", "\u{2000}",
+    // Two-byte code points, which the checker takes by its table: stable in
+    // every form, changed by the compatibility forms, or by all of them.
+    "ε", "Ωμέγα", "\u{3B5}\u{301}", "Я", "ß", "\u{A0}", "\u{B2}", "\u{133}", "\u{2B0}",
+    "\u{344}", "\u{374}", "\u{C0}", "A\u{300}",
   ]
 
   /// A random line: Korean words (syllables, or their groups of conjoining

@@ -325,8 +325,9 @@ public struct NormalFormChecker {
   /// Passes the code points from `start` on that are in the form alone and
   /// have a boundary before them (ASCII, and the conjoining jamo or the
   /// syllables when the form keeps every one of them, sixteen bytes at a
-  /// time by ``BlockScan``; other ASCII eight bytes at a time, three-byte
-  /// code points by the table); stops at the separator or at anything else.
+  /// time by ``BlockScan``; other ASCII eight bytes at a time, two- and
+  /// three-byte code points by the table); stops at the separator or at
+  /// anything else.
   /// `last` is where the last code point passed starts.
   @inline(never)
   static func passStable(
@@ -395,6 +396,18 @@ public struct NormalFormChecker {
             continue
           }
         }
+      }
+      if lead & 0xE0 == 0xC0 {
+        // Two bytes (Latin, Greek, Cyrillic …), by the table as three are:
+        // a line of them no longer leaves the loop at every letter.
+        guard lead >= 0xC2, position &+ 1 < count, base[position &+ 1] & 0xC0 == 0x80 else {
+          return position
+        }
+        let value = UInt32(lead & 0x1F) << 6 | UInt32(base[position &+ 1] & 0x3F)
+        guard table[Int(value)] & NormalizationProperties.stable != 0 else { return position }
+        lastStart = position
+        position &+= 2
+        continue
       }
       guard lead & 0xF0 == 0xE0, position &+ 2 < count else { return position }
       let second = base[position &+ 1]
