@@ -2,7 +2,7 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|wrongmode] [--only-reviews]
+                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode] [--only-reviews]
                     [--jobs-size 1G] [--wrongmode-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
@@ -24,8 +24,9 @@ hangul-compose at each size, and the review import side by side with
 the corpus's prose (bench/reviews.py; every fifth content NFD), then the peak
 memory of importing one record with a --big-record MB content, then
 `hangul-reviews export --to csv` against jq's @csv on an envelope of --records
-records, then --jobs 2 against --jobs 1 on --jobs-size files (all cores), and
-last hangul-wrongmode check and fix on --wrongmode-size of mixed comments
+records, then --jobs 2 against --jobs 1 on --jobs-size files (all cores) and
+against GNU parallel's --pipe, --pipe-part and one-job-a-file recipes on the
+same bytes (--only recipes runs these rows alone), and last hangul-wrongmode check and fix on --wrongmode-size of mixed comments
 (bench/comments.py), which no peer does in bulk.
 A peer that is not installed is skipped with a note.
 """
@@ -101,7 +102,7 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "wrongmode"],
+    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "recipes", "wrongmode"],
                         help="run only this part")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
@@ -133,6 +134,9 @@ def main():
         inputs = {"text": f"{work}/text.txt"}
         with open(inputs["text"], "wb") as f:
             f.write(text)
+        if options.only == "recipes":
+            parallel_recipes(options, work, ours, inputs)
+            return
         if options.only == "check":
             inputs["nfd"] = f"{work}/nfd.txt"
             with open(inputs["nfd"], "wb") as f:
@@ -484,6 +488,85 @@ def jobs_section(options, work, ours, inputs):
         print(f"{name:28} {megabytes / one:11.1f} {megabytes / two:11.1f} {one / two:8.2f}× {peak:12.1f}"
               f"{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
         os.remove(path)
+    parallel_recipes(options, work, ours, inputs)
+
+
+def parallel_recipes(options, work, ours, inputs):
+    """GNU parallel's ways of cutting one file (--pipe, --pipe-part) and many
+    files (one job a file) against --jobs 2, both cores, on the same input,
+    output to /dev/null, median wall seconds; outputs checked equal."""
+    if shutil.which("parallel") is None:
+        print("\nGNU parallel recipes: skipped (no parallel)")
+        return
+    target = size(options.jobs_size)
+    path = f"{work}/recipes-input"
+    with open(inputs["text"], "rb") as f:
+        data = f.read()
+    data = data[: data.rfind(b"\n") + 1]
+    with open(path, "wb") as f:
+        written = 0
+        while written < target:
+            piece = data[: target - written]
+            if len(piece) < len(data):
+                piece = piece[: piece.rfind(b"\n") + 1]
+                f.write(piece)
+                break
+            f.write(piece)
+            written += len(piece)
+    # The same bytes as eight files, for the one-job-a-file recipes.
+    parts = []
+    with open(path, "rb") as f:
+        whole = f.read()
+    cut = 0
+    for index in range(8):
+        end = len(whole) if index == 7 else whole.index(b"\n", len(whole) * (index + 1) // 8) + 1
+        parts.append(f"{work}/recipes-part{index}")
+        with open(parts[-1], "wb") as f:
+            f.write(whole[cut:end])
+        cut = end
+    del whole
+    os.sync()
+    megabytes = os.path.getsize(path) / 1e6
+    runs = min(options.runs, 3)
+    print(f"\nGNU parallel recipes against --jobs 2 on one {megabytes:.0f} MB file (and the same bytes as "
+          f"8 files), both cores, output to /dev/null; median of {runs} wall seconds; outputs checked equal")
+    header = f"{'task':22} {'recipe':58} {'seconds':>8} {'MB/s':>8} {'vs --jobs 2':>12}"
+    print(header)
+    print("-" * len(header))
+    for name, argv in [("text → NFD", [ours("hangul-decompose"), "--to", "nfd"]),
+                       ("text → NFC (already)", [ours("hangul-normalize")])]:
+        program = " ".join(argv)
+        short = " ".join([os.path.basename(argv[0])] + argv[1:])
+        recipes = [
+            (f"{short} --jobs 2 FILE", f"{program} --jobs 2 {path}"),
+            ("parallel --pipe-part -a FILE --block -1 -k -j2 …",
+             f"parallel --pipe-part -a {path} --block -1 --keep-order -j2 {program}"),
+            ("parallel --pipe-part -a FILE --block 10M -k -j2 …",
+             f"parallel --pipe-part -a {path} --block 10M --keep-order -j2 {program}"),
+            ("parallel --pipe --block 10M -k -j2 … < FILE",
+             f"parallel --pipe --block 10M --keep-order -j2 {program} < {path}"),
+            (f"{short} --jobs 2 FILE1 … FILE8", f"{program} --jobs 2 {' '.join(parts)}"),
+            ("parallel -k -j2 … ::: FILE1 … FILE8",
+             f"parallel --keep-order -j2 {program} ::: {' '.join(parts)}"),
+        ]
+        digests = set()
+        for _, command in recipes:
+            digests.add(subprocess.run(command + " | sha256sum", shell=True, check=True,
+                                       capture_output=True, text=True).stdout)
+        times = {label: [] for label, _ in recipes}
+        for _ in range(runs):
+            for label, command in recipes:
+                start = time.perf_counter()
+                subprocess.run(command + " > /dev/null", shell=True, check=True, stderr=subprocess.DEVNULL)
+                times[label].append(time.perf_counter() - start)
+        ours_seconds = statistics.median(times[recipes[0][0]])
+        for label, _ in recipes:
+            seconds = statistics.median(times[label])
+            print(f"{name:22} {label:58} {seconds:8.2f} {megabytes / seconds:8.1f} {ours_seconds / seconds:11.2f}×"
+                  f"{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
+            name = ""
+    for part in parts + [path]:
+        os.remove(part)
 
 
 def timed_runs(argv, source, work, runs, name):

@@ -71,8 +71,21 @@ struct ParallelRecipeTests {
     ),
   ]
 
+  @Test(
+    "parallel --pipe-part -a FILE --keep-order writes what one process writes",
+    arguments: recipes.indices)
+  func pipePartRecipe(index: Int) throws {
+    try recipe(index: index, cutting: "--pipe-part -a '{input}'", from: "")
+  }
+
   @Test("parallel --pipe --keep-order writes what one process writes", arguments: recipes.indices)
-  func recipe(index: Int) throws {
+  func pipeRecipe(index: Int) throws {
+    try recipe(index: index, cutting: "--pipe", from: "< '{input}'")
+  }
+
+  /// Runs recipe `index` with parallel cutting the input by `cutting` and
+  /// reading it by `from` (`{input}` stands for the input's path).
+  func recipe(index: Int, cutting: String, from: String) throws {
     let (kind, command, options) = Self.recipes[index]
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,9 +93,10 @@ struct ParallelRecipeTests {
     let binaries = Executable("hangul-compose").url.deletingLastPathComponent().path
     let path = "PATH='\(binaries)':\"$PATH\""
     let single = try Executable("hangul-compose").shell("\(path) \(command) < '\(input.path)'")
-    let split = try Executable("hangul-compose").shell(
-      "\(path) parallel --pipe --keep-order -j 2 --block 1k \(options) \(command) < '\(input.path)'"
-    )
+    let parallel =
+      "parallel \(cutting) --keep-order -j 2 --block 1k \(options) \(command) \(from)"
+      .replacingOccurrences(of: "{input}", with: input.path)
+    let split = try Executable("hangul-compose").shell("\(path) \(parallel)")
     #expect(single.status == 0)
     let inputSize = try FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int
     #expect((inputSize ?? 0) > 8 * 1024, "the input is cut into several blocks")
