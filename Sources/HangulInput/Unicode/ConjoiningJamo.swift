@@ -105,7 +105,8 @@ package enum ConjoiningJamo {
   package static func syllable(_ initial: UInt32, _ vowel: UInt32, _ final: UInt32) -> UInt32? {
     let finalIndex = final == 0 ? 0 : final &- 0x11A7
     guard initial &- 0x1100 < 19, vowel &- 0x1161 < 21, finalIndex < 28 else { return nil }
-    return 0xAC00 + ((initial - 0x1100) * 21 + vowel - 0x1161) * 28 + finalIndex
+    return HangulSyllable.firstScalarValue
+      + UInt32(HangulSyllable.index(initial: initial, vowel: vowel, final: final))
   }
 
   /// The text of a syllable with these positions (0: empty), as libhangul

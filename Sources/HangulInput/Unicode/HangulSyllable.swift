@@ -16,6 +16,36 @@ public struct HangulSyllable: Hashable, Sendable, CustomStringConvertible {
   /// The number of syllables: 19 initials × 21 vowels × 28 finals.
   public static let count = 11_172
 
+  /// Whether `value` is a precomposed syllable's scalar value.
+  @inlinable public static func contains(_ value: UInt32) -> Bool {
+    value &- firstScalarValue < UInt32(count)
+  }
+
+  /// The index (0 ..< 11,172) of the syllable of the modern conjoining jamo
+  /// values `initial` (U+1100–U+1112), `vowel` (U+1161–U+1175) and `final`
+  /// (U+11A8–U+11C2; 0: none), which the caller has checked: the one home of
+  /// this arithmetic, for loops that hold scalar values, not jamo.
+  @inlinable public static func index(initial: UInt32, vowel: UInt32, final: UInt32 = 0) -> Int {
+    assert(initial &- 0x1100 < 19 && vowel &- 0x1161 < 21, "modern initial and vowel")
+    assert(final == 0 || final &- 0x11A8 < 27, "no final, or a modern one")
+    return Int(((initial &- 0x1100) &* 21 &+ vowel &- 0x1161) &* 28)
+      &+ (final == 0 ? 0 : Int(final &- 0x11A7))
+  }
+
+  /// The conjoining jamo values of the syllable at `index` (0 ..< 11,172):
+  /// initial, vowel, and final (0 when it has none).
+  @inlinable public static func jamoValues(ofIndex index: Int) -> (
+    initial: UInt32, vowel: UInt32, final: UInt32
+  ) {
+    assert((0..<count).contains(index), "a syllable's index")
+    let finalIndex = UInt32(truncatingIfNeeded: index % 28)
+    return (
+      0x1100 + UInt32(truncatingIfNeeded: index / 588),
+      0x1161 + UInt32(truncatingIfNeeded: index % 588 / 28),
+      finalIndex == 0 ? 0 : 0x11A7 + finalIndex
+    )
+  }
+
   /// Initial index 0 ..< 19.
   public let initialIndex: Int
   /// Vowel index 0 ..< 21.
@@ -32,8 +62,8 @@ public struct HangulSyllable: Hashable, Sendable, CustomStringConvertible {
 
   /// The syllable at `index` (0 ..< 11,172) in code point order.
   @inlinable public init(index: Int) {
-    initialIndex = index / (21 * 28)
-    vowelIndex = (index / 28) % 21
+    initialIndex = index / 588
+    vowelIndex = index % 588 / 28
     finalIndex = index % 28
   }
 

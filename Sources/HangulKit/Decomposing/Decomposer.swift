@@ -151,14 +151,13 @@ public struct Decomposer: Sendable {
       heldInitial = value
       return true
     }
-    if isModernFinal, let previous = previousHangul?.value,
-      previous &- HangulSyllable.firstScalarValue < UInt32(HangulSyllable.count),
+    if isModernFinal, let previous = previousHangul?.value, HangulSyllable.contains(previous),
       (previous - HangulSyllable.firstScalarValue) % 28 == 0
     {
-      let index = Int(previous - HangulSyllable.firstScalarValue)
+      let jamo = HangulSyllable.jamoValues(
+        ofIndex: Int(previous - HangulSyllable.firstScalarValue))
       appendSyllable(
-        initial: 0x1100 + UInt32(index / 588), vowel: 0x1161 + UInt32(index / 28 % 21),
-        final: value, to: &output, after: previous)
+        initial: jamo.initial, vowel: jamo.vowel, final: value, to: &output, after: previous)
       return true
     }
     return false
@@ -170,9 +169,7 @@ public struct Decomposer: Sendable {
     initial: UInt32, vowel: UInt32, final: UInt32, to output: inout [UInt8],
     after written: UInt32? = nil
   ) {
-    let index =
-      Int(initial - 0x1100) * 588 + Int(vowel - 0x1161) * 28
-      + (final == 0 ? 0 : Int(final - 0x11A7))
+    let index = HangulSyllable.index(initial: initial, vowel: vowel, final: final)
     if written != nil, let jamo = Unicode.Scalar(final).flatMap({ Jamo(conjoining: $0) }) {
       table.append(jamo: jamo, to: &output)  // a syllable's keys are those of its parts in turn
     } else {

@@ -114,13 +114,11 @@ struct DecompositionTable: Sendable {
         copy(third)
         raw[index * stride + stride - 1] = UInt8(length)
       }
-      for initial in 0..<19 {
-        for vowel in 0..<21 {
-          for final in 0..<28 {
-            store(
-              (initial * 21 + vowel) * 28 + final, initials[initial], vowels[vowel], finals[final])
-          }
-        }
+      for index in 0..<HangulSyllable.count {
+        let syllable = HangulSyllable(index: index)
+        store(
+          index, initials[syllable.initialIndex], vowels[syllable.vowelIndex],
+          finals[syllable.finalIndex])
       }
       for (offset, bytes) in jamo.enumerated() { store(HangulSyllable.count + offset, bytes) }
     }

@@ -112,10 +112,8 @@ public struct LayoutDecomposer: Sendable {
   /// The shortest keys that type a syllable alone on the keyboard, or none.
   mutating func keys(of syllable: UInt32) -> [UInt8] {
     if let known = keysOfSyllable[syllable] { return known }
-    let index = syllable - HangulSyllable.firstScalarValue
-    let initial = 0x1100 + index / (21 * 28)
-    let vowel = 0x1161 + index / 28 % 21
-    let final = index % 28 == 0 ? 0 : 0x11A7 + index % 28
+    let (initial, vowel, final) = HangulSyllable.jamoValues(
+      ofIndex: Int(syllable - HangulSyllable.firstScalarValue))
     var initials = sequences(typing: initial, depth: 2)
     if spellsLetters, initial == LayoutComposer.silentInitial {
       initials.insert([], at: 0)  // romaja puts ㅇ before a lone vowel

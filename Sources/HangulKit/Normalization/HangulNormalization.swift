@@ -14,11 +14,12 @@ public enum HangulNormalization {
   public static func composition(of first: UInt32, _ second: UInt32) -> UInt32? {
     if second &- 0x1161 < 21 {
       guard first &- 0x1100 < 19 else { return nil }
-      return HangulSyllable.firstScalarValue + ((first - 0x1100) * 21 + second - 0x1161) * 28
+      return HangulSyllable.firstScalarValue
+        + UInt32(HangulSyllable.index(initial: first, vowel: second))
     }
     if second &- 0x11A8 < 27 {
-      let index = first &- HangulSyllable.firstScalarValue
-      guard index < UInt32(HangulSyllable.count), index % 28 == 0 else { return nil }
+      guard HangulSyllable.contains(first), (first - HangulSyllable.firstScalarValue) % 28 == 0
+      else { return nil }
       return first + second - 0x11A7
     }
     return nil
@@ -44,18 +45,18 @@ public enum HangulNormalization {
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(scalars.underestimatedCount)
     for scalar in scalars {
-      let index = scalar.value &- HangulSyllable.firstScalarValue
-      guard index < UInt32(HangulSyllable.count),
-        let initial = Unicode.Scalar(0x1100 + index / 588),
-        let vowel = Unicode.Scalar(0x1161 + index % 588 / 28)
-      else {
+      guard HangulSyllable.contains(scalar.value) else {
         result.append(scalar)
         continue
       }
       // The jamo by the arithmetic of Unicode (ARCHITECTURE.md), with no array for each syllable.
-      result.append(initial)
-      result.append(vowel)
-      if index % 28 > 0, let final = Unicode.Scalar(0x11A7 + index % 28) { result.append(final) }
+      let jamo = HangulSyllable.jamoValues(
+        ofIndex: Int(scalar.value - HangulSyllable.firstScalarValue))
+      if let initial = Unicode.Scalar(jamo.initial), let vowel = Unicode.Scalar(jamo.vowel) {
+        result.append(initial)
+        result.append(vowel)
+      }
+      if jamo.final != 0, let final = Unicode.Scalar(jamo.final) { result.append(final) }
     }
     return result
   }

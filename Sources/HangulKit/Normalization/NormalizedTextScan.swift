@@ -30,6 +30,16 @@ enum NormalizedTextScan {
   /// U+0080-U+00BF in NFD (U+00C0 À decomposes).
   static let decomposedTwoByteLeads: UInt8 = 1
 
+  /// The two-byte leads from C2 the scan takes in `form`: none in the
+  /// compatibility forms (U+00A0 changes there).
+  static func twoByteLeads(for form: ICUNormalizer.Form) -> UInt8 {
+    switch form {
+    case .nfc: composedTwoByteLeads
+    case .nfd: decomposedTwoByteLeads
+    case .nfkc, .nfkd: 0
+    }
+  }
+
   /// The first position from `start` on that the scan does not vouch for,
   /// at the start of a code point: `start` itself when its first block
   /// fails. `start - 2 ..< start` must be the end of well-formed code

@@ -31,9 +31,10 @@ struct SyllableDecompositions: Sendable {
       base.initialize(repeating: 0, count: count)
       for index in 0..<HangulSyllable.count {
         let entry = base + index * Self.stride
-        let initial = index / 588
-        let vowel = index % 588 / 28
-        let final = index % 28
+        let syllable = HangulSyllable(index: index)
+        let (initial, vowel, final) = (
+          syllable.initialIndex, syllable.vowelIndex, syllable.finalIndex
+        )
         // U+1100 + initial is E1 84 80+initial; U+1161 + vowel is E1 85 A1+vowel.
         entry[0] = 0xE1
         entry[1] = 0x84

@@ -129,7 +129,11 @@ enum AgreedUnitScan {
       let pair = UnsafeRawPointer(cursor + 7).loadUnaligned(as: UInt16.self)
       let hasFinal = cursor[6] == 0xE1 && final[Int(pair)] != 0
       let finalIndex = hasFinal ? Int(pair &>> 8 & 0x3F | (pair & 1) &<< 6) &- 0x27 : 0
-      let index = (Int(cursor[2] & 0x3F) &* 21 &+ Int(cursor[5] & 0x3F) &- 0x21) &* 28 &+ finalIndex
+      // E1 84 80+i is U+1100+i; E1 85 xx is U+1140 + (xx & 0x3F).
+      let index =
+        HangulSyllable.index(
+          initial: 0x1100 | UInt32(cursor[2] & 0x3F), vowel: 0x1140 | UInt32(cursor[5] & 0x3F))
+        &+ finalIndex
       guard states[index] == 1 else { break }
       cursor += hasFinal ? 9 : 6
     }

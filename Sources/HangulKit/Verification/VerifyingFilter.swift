@@ -274,7 +274,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
         // Decomposed output: an initial–vowel–final group read as one word,
         // when ICU has agreed with it before.
         if decomposed, position + 12 <= count, let base = bytes.baseAddress,
-          let group = NormalizationPass.conjoiningSyllable(base + position),
+          let group = ConjoiningJamoBytes.syllable(base + position),
           states[Int(group.value &- HangulSyllable.firstScalarValue)] == 1
         {
           position &+= group.length
@@ -316,7 +316,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
           UInt32(bytes[position &+ 5] & 0x3F) | 0x1140 &- 0x1161 < 21
         {
           vowelValue = UInt32(bytes[position &+ 5] & 0x3F) | 0x1140
-          index = (Int(value &- 0x1100) &* 21 &+ Int(vowelValue &- 0x1161)) &* 28
+          index = HangulSyllable.index(initial: value, vowel: vowelValue)
           position &+= 6
           if position + 2 < count, bytes[position] == 0xE1, bytes[position &+ 1] & 0xFE == 0x86,
             bytes[position &+ 2] & 0xC0 == 0x80
