@@ -103,6 +103,9 @@ struct DecomposeFastPath: Sendable {
           guard let base = input.baseAddress, let entryBase = entries.baseAddress,
             let asciiBase = asciiEntries.baseAddress
           else { return Stop(position: start, written: 0, lastUnit: nil) }
+          assert((0...input.count).contains(start), "the loop starts inside the input")
+          assert(entries.count >= table.words * 8 * HangulSyllable.count, "an entry per syllable")
+          assert(asciiEntries.count == 128, "an entry per ASCII byte")
           let tables = Tables(
             syllables: entryBase, words: table.words, ascii: asciiBase,
             prefixesControls: prefixesControls, prefixesLetters: prefixesLetters,
@@ -247,6 +250,7 @@ struct DecomposeFastPath: Sendable {
     if count - start >= 8 {
       let safeEnd = end - 8
       while cursor <= safeEnd {
+        assert(end - cursor >= 8, "the word loaded lies inside the input")
         // Syllables, nearly all of Korean text, two at a time when they
         // come two in a row, straight from one load of eight bytes.
         let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self))
@@ -310,7 +314,9 @@ struct DecomposeFastPath: Sendable {
       last = source.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
       destination.storeBytes(of: last, toByteOffset: word &* 8, as: UInt64.self)
     }
-    target += Int(truncatingIfNeeded: UInt64(littleEndian: last) >> 56)
+    let length = Int(truncatingIfNeeded: UInt64(littleEndian: last) >> 56)
+    assert(length < max(words, 1) * 8, "an entry's length counts bytes of the words stored")
+    target += length
   }
 
   /// Takes one unit at `cursor`; `false` when it is one for the decomposer.
@@ -319,6 +325,8 @@ struct DecomposeFastPath: Sendable {
     _ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>,
     _ target: inout UnsafeMutablePointer<UInt8>, _ tables: Tables, words: Int, checksEnd: Bool
   ) -> Bool {
+    assert(cursor < end, "a unit starts before the end")
+    assert(checksEnd || end - cursor >= 8, "unchecked steps have eight bytes ahead")
     let lead = cursor.pointee
     if lead < 0x80 {
       if tables.wordPathAllowed, !checksEnd || end - cursor >= 8 {

@@ -175,6 +175,7 @@ enum ConjoiningSyllableKernel {
       guard let table = table.baseAddress else {
         return Stop(position: start, written: written, asciiBytes: 0)
       }
+      assert(start >= 0 && written >= 0, "positions inside the buffers")
       return walk(input, from: start, limit: limit, out, written: written, table, rule)
     }
   }
@@ -320,6 +321,7 @@ enum ConjoiningSyllableKernel {
       // E1 84 xx E1 85 yy: an initial and a vowel if xx and yy are in range.
       let share = table[initialOffset &+ Int(at[2])] &+ table[vowelOffset &+ Int(at[5])]
       guard share < invalidShare else { return false }
+      assert(share < UInt32(HangulSyllable.count), "a modern initial and vowel")
       // E1 86|87 zz: a final. The two bytes after E1 pick its entry (0 where
       // they end no final; after any other byte, pair 0 is read). No
       // branch, as finals come and go at random.

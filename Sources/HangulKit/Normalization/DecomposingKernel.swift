@@ -33,6 +33,7 @@ enum DecomposingKernel {
     _ out: UnsafeMutablePointer<UInt8>, written: Int, _ flags: UnsafeMutablePointer<UInt8>,
     _ syllables: UnsafeRawPointer, twoByteLeads: UInt8
   ) -> Stop {
+    assert(start >= 0 && written >= 0, "positions inside the buffers")
     guard count &- start >= 8 else { return Stop(position: start, written: written, nearEnd: true) }
     var cursor = base + start
     var target = UnsafeMutableRawPointer(out + written)
@@ -44,6 +45,7 @@ enum DecomposingKernel {
     // block it refused.
     var scanFrom = base + start + 2
     while cursor <= last {
+      assert(base + count - cursor >= 8, "the word loaded lies inside the input")
       let word = UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self)
       if word & 0xFF == 0xE1, cursor >= scanFrom {
         // Conjoining jamo (NFD Korean): copied as they are, sixteen bytes a step.
@@ -142,9 +144,12 @@ enum DecomposingKernel {
   private static func storeSyllable(
     _ index: UInt32, _ syllables: UnsafeRawPointer, at target: UnsafeMutableRawPointer
   ) -> Int {
+    assert(index < UInt32(HangulSyllable.count), "a syllable's entry")
     let entry = syllables + Int(index) &* SyllableDecompositions.stride
     target.storeBytes(of: entry.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
-    return Int(entry.load(fromByteOffset: 15, as: UInt8.self))
+    let length = Int(entry.load(fromByteOffset: 15, as: UInt8.self))
+    assert(length == 6 || length == 9, "two or three jamo of three bytes")
+    return length
   }
 
   /// Sets what ``NormalizationPass`` keeps of the last code point the kernel

@@ -86,6 +86,11 @@ struct NormalizationPass {
         guard let base = input.baseAddress,
           let syllableTable = UnsafeRawPointer(syllables.baseAddress)
         else { break }
+        // The loops store whole words past what they count, and write at
+        // most three bytes for each byte they take.
+        assert(
+          written + (count - position) * 3 + ConjoiningSyllableKernel.outputSlack <= capacity,
+          "the copy loops have room for the rest of the input")
         var state = CopyState(
           position: position, written: written, lastStart: segmentStart, open: segmentOpen,
           lastHangul: false)

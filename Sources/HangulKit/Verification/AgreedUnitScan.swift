@@ -170,6 +170,7 @@ enum AgreedUnitScan {
         cursor += ByteSearch.leadingASCII(word)
         continue
       }
+      assert(base + count - cursor >= 16, "the word and the block scan lie inside the text")
       if everyJamoAgrees, word & 0xC0FC_FFC0_FCFF == 0x8084_E380_84E3 {
         // E3 84–87 xx twice: compatibility jamo, or code points that are not Hangul.
         cursor += 6
@@ -187,6 +188,7 @@ enum AgreedUnitScan {
       } else {
         return
       }
+      assert(index < UInt32(HangulSyllable.count + 0x5E), "a state per syllable and jamo")
       guard states[Int(index)] == 1 else { return }
       cursor += 3
     }
