@@ -1,9 +1,9 @@
 /// One pass of ``UnicodeNormalizer`` over a buffer.
 ///
-/// Bytes from `pendingStart` to `segmentStart` are classified but not
-/// written: all to be copied, or all to go to ICU (`pendingSlow`). The open
-/// segment starts at `segmentStart`; it is classified when the next boundary
-/// closes it. Output goes through a local pointer into the sink's storage.
+/// Bytes from `pending.start` to `segment.start` are classified but not
+/// written: all to be copied, or all to go to ICU (`pending.isSlow`). The
+/// open segment starts at `segment.start`; it is classified when the next
+/// boundary closes it. Output goes through a local pointer into the sink's storage.
 ///
 ///     var pass = NormalizationPass(input: bytes, table: table, syllables: nfd, sink: sink, normalizer: nfc)
 ///     let consumed = pass.run(isLast: false)   // the last segment is held back
@@ -22,15 +22,28 @@ struct NormalizationPass {
   var written: Int
   var capacity: Int
 
-  var pendingStart = 0
-  var pendingSlow = false
-  /// Whether the bytes waiting for ICU hold a segment longer than
-  /// ``UnicodeNormalizer/longestSegment`` (they go in canonical order).
-  var pendingLong = false
-  var segmentStart = 0
-  var segmentOpen = false
-  var segmentStable = false
-  var segmentHangul = false
+  /// The bytes classified but not written yet, from `start` to the open
+  /// segment's start: all to be copied, or all to go to ICU (`isSlow`).
+  struct Pending {
+    var start = 0
+    var isSlow = false
+    /// Whether they hold a segment longer than
+    /// ``UnicodeNormalizer/longestSegment`` (they go in canonical order).
+    var isLong = false
+  }
+
+  /// The segment the last code point opened, classified when the next
+  /// boundary closes it: whether something may still join it, whether
+  /// every code point of it is in the form alone, whether it is Hangul.
+  struct Segment {
+    var start = 0
+    var isOpen = false
+    var isStable = false
+    var isHangul = false
+  }
+
+  var pending = Pending()
+  var segment = Segment()
   /// Whether some bytes were not UTF-8 (or a sequence was cut off by the end
   /// of the last input).
   var sawInvalid = false
@@ -80,7 +93,7 @@ struct NormalizationPass {
       // is waiting for ICU, each a segment of its own, written as they come
       // (the last one is taken back if a code point joins it), and Hangul
       // syllables by the fast paths.
-      if !pendingSlow, segmentStable || !segmentOpen {
+      if !pending.isSlow, segment.isStable || !segment.isOpen {
         flushPending(upTo: position)
         let loopStart = position
         guard let base = input.baseAddress,
@@ -92,7 +105,7 @@ struct NormalizationPass {
           written + (count - position) * 3 + ConjoiningSyllableKernel.outputSlack <= capacity,
           "the copy loops have room for the rest of the input")
         var state = CopyState(
-          position: position, written: written, lastStart: segmentStart, open: segmentOpen,
+          position: position, written: written, lastStart: segment.start, open: segment.isOpen,
           lastHangul: false)
         let twoByteLeads = NormalizedTextScan.twoByteLeads(for: normalizer.form)
         if composes {
@@ -105,14 +118,14 @@ struct NormalizationPass {
         }
         position = state.position
         written = state.written
-        segmentStart = state.lastStart
+        segment.start = state.lastStart
         let open = state.open
         let lastHangul = state.lastHangul
-        pendingStart = position
-        segmentOpen = open
+        pending.start = position
+        segment.isOpen = open
         if position > loopStart {
-          segmentStable = true
-          segmentHangul = lastHangul
+          segment.isStable = true
+          segment.isHangul = lastHangul
           afterInvalid = false
         }
         guard position < count else { break }
@@ -151,7 +164,7 @@ struct NormalizationPass {
         }
       }
       let flags = normalizer.properties.flags(of: value)
-      if flags & NormalizationProperties.boundary != 0 || afterInvalid || !segmentOpen {
+      if flags & NormalizationProperties.boundary != 0 || afterInvalid || !segment.isOpen {
         afterInvalid = false
         if flags & NormalizationProperties.hangul != 0 {
           if let end = writeSyllable(value, at: position, length: count) {
@@ -166,17 +179,17 @@ struct NormalizationPass {
           hangul: flags & NormalizationProperties.hangul != 0)
       } else {
         retractOpenSegment()
-        segmentStable = false
-        segmentHangul = segmentHangul && flags & NormalizationProperties.hangul != 0
-        if !pendingLong, !segmentHangul,
-          position - segmentStart >= UnicodeNormalizer.longestSegment
+        segment.isStable = false
+        segment.isHangul = segment.isHangul && flags & NormalizationProperties.hangul != 0
+        if !pending.isLong, !segment.isHangul,
+          position - segment.start >= UnicodeNormalizer.longestSegment
         {
           // Hundreds of combining marks on one letter: ICU would take time
           // quadratic in the run; it gets the whole segment in canonical
           // order, and what came before it as it is.
-          flushPending(upTo: segmentStart)
-          pendingSlow = true
-          pendingLong = true
+          flushPending(upTo: segment.start)
+          pending.isSlow = true
+          pending.isLong = true
         }
       }
       afterInvalid = false
@@ -199,13 +212,13 @@ struct NormalizationPass {
     if !composes {
       let index = Int(value &- HangulSyllable.firstScalarValue)
       guard index >= 0, index < HangulSyllable.count else { return nil }
-      if segmentOpen { closeSegment(at: position) }
+      if segment.isOpen { closeSegment(at: position) }
       flushPending(upTo: position)
       reserve(16)
       writeDecomposition(index)
-      segmentOpen = false
-      pendingStart = position + 3
-      pendingSlow = false
+      segment.isOpen = false
+      pending.start = position + 3
+      pending.isSlow = false
       return position + 3
     }
     // A modern initial: E1 84 80–92.
@@ -237,16 +250,16 @@ struct NormalizationPass {
         | UInt32(input[end + 2] & 0x3F)
       guard table[Int(following)] & NormalizationProperties.boundary != 0 else { return nil }
     }
-    if segmentOpen { closeSegment(at: position) }
+    if segment.isOpen { closeSegment(at: position) }
     flushPending(upTo: position)
     reserve(3)
     out[written] = UInt8(0xE0 | syllable >> 12)
     out[written + 1] = UInt8(0x80 | syllable >> 6 & 0x3F)
     out[written + 2] = UInt8(0x80 | syllable & 0x3F)
     written += 3
-    segmentOpen = false
-    pendingStart = end
-    pendingSlow = false
+    segment.isOpen = false
+    pending.start = end
+    pending.isSlow = false
     return end
   }
 
@@ -254,12 +267,12 @@ struct NormalizationPass {
   private mutating func hold() -> Int {
     // A line or record that ends the block is let go: nothing that follows
     // changes a newline or NUL (interactive use sees each line at once).
-    if segmentOpen, segmentStable, input[segmentStart] == 0x0A || input[segmentStart] == 0 {
-      flushPending(upTo: segmentStart + 1)
-      return segmentStart + 1
+    if segment.isOpen, segment.isStable, input[segment.start] == 0x0A || input[segment.start] == 0 {
+      flushPending(upTo: segment.start + 1)
+      return segment.start + 1
     }
-    if segmentOpen { retractOpenSegment() }
-    let end = segmentOpen ? segmentStart : pendingStart
+    if segment.isOpen { retractOpenSegment() }
+    let end = segment.isOpen ? segment.start : pending.start
     flushPending(upTo: end)
     return end
   }
@@ -267,9 +280,9 @@ struct NormalizationPass {
   /// Takes back the open segment if the copy loop has written it already.
   @inline(__always)
   private mutating func retractOpenSegment() {
-    guard !pendingSlow, pendingStart > segmentStart else { return }
-    written -= pendingStart - segmentStart
-    pendingStart = segmentStart
+    guard !pending.isSlow, pending.start > segment.start else { return }
+    written -= pending.start - segment.start
+    pending.start = segment.start
   }
 
   /// Writes the NFD of syllable `index` from the table (six or nine bytes,
@@ -282,40 +295,41 @@ struct NormalizationPass {
 
   @inline(__always)
   private mutating func startSegment(at position: Int, stable: Bool, hangul: Bool) {
-    if segmentOpen { closeSegment(at: position) }
-    segmentOpen = true
-    segmentStart = position
-    segmentStable = stable
-    segmentHangul = hangul
+    if segment.isOpen { closeSegment(at: position) }
+    segment.isOpen = true
+    segment.start = position
+    segment.isStable = stable
+    segment.isHangul = hangul
   }
 
   @inline(__always)
   private mutating func closeSegment(at end: Int) {
-    if segmentStable {
-      guard pendingSlow else { return }
-      flushPending(upTo: segmentStart)
-      pendingSlow = false
-    } else if segmentHangul {
-      flushPending(upTo: segmentStart)
-      writeHangul(from: segmentStart, to: end)
-      pendingStart = end
-      pendingSlow = false
+    if segment.isStable {
+      guard pending.isSlow else { return }
+      flushPending(upTo: segment.start)
+      pending.isSlow = false
+    } else if segment.isHangul {
+      flushPending(upTo: segment.start)
+      writeHangul(from: segment.start, to: end)
+      pending.start = end
+      pending.isSlow = false
     } else {
-      guard !pendingSlow else { return }
-      flushPending(upTo: segmentStart)
-      pendingSlow = true
+      guard !pending.isSlow else { return }
+      flushPending(upTo: segment.start)
+      pending.isSlow = true
     }
   }
 
   private mutating func flushPending(upTo end: Int) {
-    guard end > pendingStart, let base = input.baseAddress else { return }
-    if pendingSlow {
+    guard end > pending.start, let base = input.baseAddress else { return }
+    if pending.isSlow {
       sink.count = written
-      if pendingLong {
-        normalizer.normalizeLongSegment(base + pendingStart, count: end - pendingStart, into: sink)
-        pendingLong = false
+      if pending.isLong {
+        normalizer.normalizeLongSegment(
+          base + pending.start, count: end - pending.start, into: sink)
+        pending.isLong = false
       } else {
-        normalizer.normalizeWithICU(base + pendingStart, count: end - pendingStart, into: sink)
+        normalizer.normalizeWithICU(base + pending.start, count: end - pending.start, into: sink)
       }
       // Keep room for the rest at three bytes out for each byte in.
       sink.reserve((input.count - end) * 3 + 64)
@@ -323,11 +337,11 @@ struct NormalizationPass {
       written = sink.count
       capacity = sink.capacity
     } else {
-      reserve(end - pendingStart)
-      (out + written).update(from: base + pendingStart, count: end - pendingStart)
-      written += end - pendingStart
+      reserve(end - pending.start)
+      (out + written).update(from: base + pending.start, count: end - pending.start)
+      written += end - pending.start
     }
-    pendingStart = end
+    pending.start = end
   }
 
   @inline(__always)
