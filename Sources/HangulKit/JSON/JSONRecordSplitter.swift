@@ -374,14 +374,14 @@ public struct JSONRecordSplitter: Sendable {
   static func describe(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> String {
     let byte = bytes[index]
     if byte >= 0x20, byte < 0x7F { return "'\(Unicode.Scalar(byte))'" }
-    if byte < 0x80 { return "U+" + hex(UInt32(byte), digits: 4) }
+    if byte < 0x80 { return CodePointNotation.string(UInt32(byte)) }
     if case .scalar(let value, _) = UTF8Stream.step(bytes, at: index) {
       if let scalar = Unicode.Scalar(value), !scalar.properties.isWhitespace,
         scalar.properties.generalCategory != .control, scalar.properties.generalCategory != .format
       {
-        return "'\(scalar)' (U+\(hex(value, digits: 4)))"
+        return "'\(scalar)' (\(CodePointNotation.string(value)))"
       }
-      return "U+" + hex(value, digits: 4)
+      return CodePointNotation.string(value)
     }
     return "byte 0x" + hex(UInt32(byte), digits: 2)
   }

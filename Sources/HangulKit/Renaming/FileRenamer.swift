@@ -91,24 +91,8 @@ public struct FileRenamer {
       {
         end += 1
       }
-      // Written as bytes: one String per code point was a tenth of --rename's time.
-      func codePoints(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(scalars.count * 8)
-        for scalar in scalars {
-          if !text.isEmpty { text.append(UInt8(ascii: " ")) }
-          text += [UInt8(ascii: "U"), UInt8(ascii: "+")]
-          let value = scalar.value
-          let digits = value < 0x1_0000 ? 4 : value < 0x10_0000 ? 5 : 6
-          for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt32(shift)) & 0xF
-            text.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
-          }
-        }
-        return String(decoding: text, as: UTF8.self)
-      }
-      return codePoints(before[start..<(before.count - end)]) + " → "
-        + codePoints(after[start..<(after.count - end)])
+      return CodePointNotation.string(before[start..<(before.count - end)]) + " → "
+        + CodePointNotation.string(after[start..<(after.count - end)])
     }
   }
 
