@@ -34,7 +34,7 @@ public struct ReviewDate: Sendable, Equatable {
   }
 
   /// Reads a JSON value: a string in one of the forms, or a number of seconds.
-  public init(json value: JSONValue, timeZone: ReviewTimeZone) throws(Invalid) {
+  package init(json value: JSONValue, timeZone: ReviewTimeZone) throws(Invalid) {
     switch value {
     case .number(let spelling):
       guard let number = Double(spelling), number.isFinite else {
