@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Finds places between review records where the pieces of a parallel
 /// import may begin, in one cheap pass over the input from its start: it
 /// follows only strings (their quotes and escapes), the nesting depth and
@@ -262,8 +254,9 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
       byte == 0x20 || byte == 0x09 || byte == 0x0D
     }
     while index < count {
-      guard let found = memchr(base + index, 0x0A, count - index) else { break }
-      let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+      guard let found = SystemCalls.firstByte(0x0A, from: base + index, count: count - index)
+      else { break }
+      let newline = found.assumingMemoryBound(to: UInt8.self) - base
       // The next line: blanks, then `{`.
       var next = newline + 1
       while next < count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
@@ -319,9 +312,10 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
     var lineStart = from
     var cursor = UnsafeRawPointer(base + from)
     let stop = UnsafeRawPointer(base + end)
-    while cursor < stop, let found = memchr(cursor, 0x0A, stop - cursor) {
+    while cursor < stop, let found = SystemCalls.firstByte(0x0A, from: cursor, count: stop - cursor)
+    {
       line += 1
-      cursor = UnsafeRawPointer(found) + 1
+      cursor = found + 1
       lineStart = cursor - UnsafeRawPointer(base)
     }
     if lineStart > from { column = 1 }
