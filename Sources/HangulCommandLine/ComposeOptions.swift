@@ -1,12 +1,6 @@
 import ArgumentParser
 import HangulKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The automaton's options, shared by `hangul-compose` and `hangul-reviews import`.
 package struct ComposeOptions: ParsableArguments {
   @Option(
@@ -107,7 +101,9 @@ extension Keyboard {
     do {
       return try Keyboard(file: path)
     } catch {
-      if path.status() == nil, errno == ENOENT, !path.bytes.contains(UInt8(ascii: "/")) {
+      if path.status() == nil, SystemCalls.errorNumber == SystemCalls.noEntry,
+        !path.bytes.contains(UInt8(ascii: "/"))
+      {
         throw ValidationError(
           "unknown keyboard '\(ProgramArguments.shortened(value))'; the built-in ones are "
             + builtInIDs.joined(separator: ", ")

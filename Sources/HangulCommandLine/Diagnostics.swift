@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import HangulKit
 import Synchronization
 
@@ -30,7 +23,7 @@ package struct Diagnostics: Sendable {
   }
 
   /// Whether standard error is a terminal.
-  package var isTerminal: Bool { isatty(2) != 0 }
+  package var isTerminal: Bool { SystemCalls.isTerminal(2) }
 }
 
 /// An output file descriptor written with write(2).
@@ -75,7 +68,8 @@ package struct StandardStream: Sendable {
   /// bytes fails as a write would, without writing anything.
   package var cannotWriteReason: String? {
     var byte: UInt8 = 0
-    return Glibc.write(descriptor, &byte, 0) < 0 ? StreamError.reason(errno) : nil
+    return SystemCalls.write(descriptor, &byte, 0) < 0
+      ? StreamError.reason(SystemCalls.errorNumber) : nil
   }
 
   /// Whether a write to standard error failed (it is closed, or on a full disk).
@@ -85,7 +79,9 @@ package struct StandardStream: Sendable {
 
   /// Opens (creating or truncating) a file for writing; `nil` with `errno` set.
   package static func create(_ path: FilePath) -> StandardStream? {
-    let descriptor = path.open(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644)
+    let descriptor = path.open(
+      SystemCalls.OpenFlag.writeOnly | SystemCalls.OpenFlag.create | SystemCalls.OpenFlag.truncate
+        | SystemCalls.OpenFlag.closeOnExec, mode: 0o644)
     return descriptor < 0 ? nil : StandardStream(descriptor: descriptor)
   }
 
@@ -93,7 +89,7 @@ package struct StandardStream: Sendable {
   /// error (a network file system may report a failed write only here).
   @discardableResult
   package func close() -> String? {
-    Glibc.close(descriptor) == 0 ? nil : StreamError.reason(errno)
+    SystemCalls.close(descriptor) == 0 ? nil : StreamError.reason(SystemCalls.errorNumber)
   }
 
   /// Makes descriptors 0, 1 and 2 open before the program opens anything,
@@ -103,13 +99,17 @@ package struct StandardStream: Sendable {
   /// read of standard input, or a write to standard output or error, then
   /// fails as it would have (EBADF), and is reported as an error.
   package static func openClosedStandardDescriptors() {
-    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) < 0 {
-      let opened = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+    for descriptor: Int32 in 0...2 where !SystemCalls.isOpen(descriptor) {
+      let opened = SystemCalls.open(
+        "/dev/null",
+        descriptor == 0 ? SystemCalls.OpenFlag.writeOnly : SystemCalls.OpenFlag.readOnly)
       if opened != descriptor {
         // No /dev/null (or a lower descriptor was free after all): nothing
         // can be trusted to land where it should.
-        guard opened >= 0, dup2(opened, descriptor) == descriptor else { Glibc._exit(74) }
-        Glibc.close(opened)
+        guard opened >= 0, SystemCalls.duplicate(opened, onto: descriptor) == descriptor else {
+          SystemCalls.exitImmediately(74)
+        }
+        _ = SystemCalls.close(opened)
       }
     }
   }
@@ -145,12 +145,10 @@ package final class ErrorReport {
 
 /// Seconds since 1970 now, from the system clock.
 package func secondsSince1970() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_REALTIME, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  SystemCalls.secondsSince1970()
 }
 
 /// The value of an environment variable.
 package func environment(_ name: String) -> String? {
-  getenv(name).map { String(cString: $0) }
+  SystemCalls.environment(name)
 }

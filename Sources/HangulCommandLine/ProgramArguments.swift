@@ -1,12 +1,6 @@
 import ArgumentParser
 import HangulKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The command line as the kernel passed it, for arguments that are not
 /// UTF-8.
 ///
@@ -74,9 +68,10 @@ package enum ProgramArguments {
   private static let decoded = decode(
     (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
       guard let argument = CommandLine.unsafeArgv[index] else { return [] }
-      return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map {
-        UInt8(bitPattern: $0)
-      }
+      return Array(UnsafeBufferPointer(start: argument, count: SystemCalls.length(of: argument)))
+        .map {
+          UInt8(bitPattern: $0)
+        }
     })
 
   /// The parser's arguments for `arguments` (bytes), and the marker, if

@@ -1,12 +1,6 @@
 import ArgumentParser
 import HangulKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension ParsableCommand {
   /// Parses the command line, runs the command, and exits with the status its man page gives (EXIT STATUS).
   ///
@@ -47,7 +41,7 @@ extension ParsableCommand {
 
   /// Exits with `status`, or 74 instead of 0 when standard error could not be written.
   private static func exitWith(_ status: Int32) -> Never {
-    Glibc.exit(status == 0 && StandardStream.errorOutputFailed ? 74 : status)
+    SystemCalls.exit(status == 0 && StandardStream.errorOutputFailed ? 74 : status)
   }
 
   private static func exitReporting(_ error: any Error, arguments: [String]) -> Never {

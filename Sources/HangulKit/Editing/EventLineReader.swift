@@ -56,10 +56,10 @@ struct EventLineReader {
   /// The containers open, `{` or `[`; the first is the line's object.
   private var stack: [UInt8] = []
   /// Characters of the line read so far, the one at hand included.
-  private var column = 0
+  var column = 0
   private var lineStarted = false
   private var byteOrderMarkRead = 0
-  private var token = TokenState()
+  var token = TokenState()
   private var members: [Member] = []
   /// Which of ``usedNames`` were seen (only the first of each is kept).
   private var seenNames: UInt8 = 0
@@ -67,7 +67,7 @@ struct EventLineReader {
   private var keptName: Int?
   private var name: [UInt8] = []
   /// The value being kept, and where it starts.
-  private var held: [UInt8] = []
+  var held: [UInt8] = []
   private var valueColumn = 0
   private var objectColumn = 0
   private var rejection: Rejection?
@@ -85,7 +85,7 @@ struct EventLineReader {
   }
 
   /// The state of the token being read.
-  private struct TokenState {
+  struct TokenState {
     /// Whether the string is a member name.
     var isName = false
     /// Whether the string or number is kept (``held``).
@@ -107,18 +107,6 @@ struct EventLineReader {
     var literal: [UInt8] = []
     var literalRead = 0
     var literalColumn = 0
-  }
-
-  private enum NumberStage {
-    case start, minus, zero, integer, dot, fraction, exponentMark, exponentSign, exponent
-
-    /// Whether a number may end here.
-    var isComplete: Bool {
-      switch self {
-      case .zero, .integer, .fraction, .exponent: true
-      case .start, .minus, .dot, .exponentMark, .exponentSign: false
-      }
-    }
   }
 
   /// Whether part of a line has been read (a byte order mark's first bytes too).
@@ -252,7 +240,7 @@ struct EventLineReader {
     members.removeAll()
   }
 
-  private mutating func syntaxError(_ message: String, at column: Int) {
+  mutating func syntaxError(_ message: String, at column: Int) {
     reject("not valid JSON: " + message, at: column)
   }
 
@@ -271,7 +259,7 @@ struct EventLineReader {
     }
   }
 
-  private mutating func takeBetweenTokens(_ byte: UInt8) {
+  mutating func takeBetweenTokens(_ byte: UInt8) {
     if Self.isSpace(byte) { return }
     switch phase {
     case .lineStart:
@@ -376,7 +364,7 @@ struct EventLineReader {
   }
 
   /// A value is complete: what may come next depends on its container.
-  private mutating func finishValue(_ kept: JSONValue?) {
+  mutating func finishValue(_ kept: JSONValue?) {
     if stack.count == 1, let kept { keep(kept) }
     held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
     phase = stack.last == UInt8(ascii: "{") ? .afterMember : .afterElement
@@ -425,7 +413,7 @@ struct EventLineReader {
     for byte in bytes { hold(byte) }
   }
 
-  private mutating func tooLong() {
+  mutating func tooLong() {
     let member = keptName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
     reject("\"\(member)\" is longer than --max-line allows (\(limit) bytes)", at: valueColumn)
   }
@@ -551,64 +539,5 @@ struct EventLineReader {
       }
     }
     phase = .colon
-  }
-
-  // MARK: Numbers and literals
-
-  private mutating func takeInNumber(_ byte: UInt8) {
-    let isDigit = byte >= 0x30 && byte <= 0x39
-    let stage = token.number
-    var next: NumberStage?
-    switch stage {
-    case .start:
-      next = byte == UInt8(ascii: "-") ? .minus : byte == 0x30 ? .zero : .integer
-    case .minus:
-      next = byte == 0x30 ? .zero : isDigit ? .integer : nil
-    case .zero:
-      next =
-        byte == UInt8(ascii: ".") ? .dot : byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
-    case .integer:
-      next =
-        isDigit
-        ? .integer
-        : byte == UInt8(ascii: ".") ? .dot : byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
-    case .dot, .fraction:
-      next =
-        isDigit
-        ? .fraction : stage == .fraction && byte | 0x20 == UInt8(ascii: "e") ? .exponentMark : nil
-    case .exponentMark:
-      next =
-        isDigit
-        ? .exponent : byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") ? .exponentSign : nil
-    case .exponentSign, .exponent:
-      next = isDigit ? .exponent : nil
-    }
-    if let next {
-      token.number = next
-      if token.keeps {
-        guard held.count < limit else { return tooLong() }
-        held.append(byte)
-      }
-      return
-    }
-    guard stage.isComplete else { return syntaxError("invalid number", at: column) }
-    // The byte ends the number and belongs to what follows.
-    finishValue(token.keeps ? .number(String(decoding: held, as: UTF8.self)) : nil)
-    takeBetweenTokens(byte)
-  }
-
-  private mutating func takeInLiteral(_ byte: UInt8) {
-    guard byte == token.literal[token.literalRead] else {
-      return syntaxError("invalid literal", at: token.literalColumn)
-    }
-    token.literalRead += 1
-    guard token.literalRead == token.literal.count else { return }
-    let value: JSONValue =
-      switch token.literal[0] {
-      case UInt8(ascii: "t"): .bool(true)
-      case UInt8(ascii: "f"): .bool(false)
-      default: .null
-      }
-    finishValue(value)
   }
 }

@@ -6,15 +6,15 @@
 ///     index.valueRange(of: [Array("b".utf8), Array("c".utf8)], in: record)  // the range of "x"
 ///
 /// O(n) in the record; the input must be valid JSON.
-public struct JSONMemberIndex: Sendable {
+package struct JSONMemberIndex: Sendable {
   /// Each member: its name token (quotes included) and its value's range.
-  public private(set) var members: [(name: Range<Int>, value: Range<Int>)] = []
+  package private(set) var members: [(name: Range<Int>, value: Range<Int>)] = []
 
   init(members: [(name: Range<Int>, value: Range<Int>)]) {
     self.members = members
   }
 
-  public init(_ bytes: [UInt8]) {
+  package init(_ bytes: [UInt8]) {
     JSONTokenText.forEachMember(in: bytes, within: 0..<bytes.count) { name, value in
       members.append((name, value))
       return true
@@ -22,7 +22,7 @@ public struct JSONMemberIndex: Sendable {
   }
 
   /// The range of the value at `path` (the first member of each name), or nil.
-  public func valueRange(of path: [[UInt8]], in bytes: [UInt8]) -> Range<Int>? {
+  package func valueRange(of path: [[UInt8]], in bytes: [UInt8]) -> Range<Int>? {
     guard let first = path.first, var range = topLevelRange(named: first, in: bytes) else {
       return nil
     }

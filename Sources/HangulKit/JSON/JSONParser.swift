@@ -1,10 +1,10 @@
 /// A malformed JSON text, with the byte offset where it went wrong.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Offset of the offending byte from the start of the parsed text.
-  public var offset: Int
-  public var message: String
+  package var offset: Int
+  package var message: String
 
-  public var description: String { message }
+  package var description: String { message }
 }
 
 /// A strict RFC 8259 parser with a nesting limit.
@@ -14,12 +14,12 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 ///
 /// Parsing is O(n); recursion depth is bounded by `maximumDepth`, so hostile
 /// nesting is a clear error, not a stack overflow.
-public enum JSONParser {
+package enum JSONParser {
   /// The default nesting limit.
-  public static let defaultMaximumDepth = 512
+  package static let defaultMaximumDepth = 512
 
   /// Parses exactly one JSON value (with optional surrounding whitespace).
-  public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
+  package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth)
     throws(JSONSyntaxError) -> JSONValue
   {
     var reader = Reader(bytes: bytes, maximumDepth: maximumDepth)

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Finds places between review records where the pieces of a parallel
 /// import may begin, in one cheap pass over the input from its start: it
 /// follows only strings (their quotes and escapes), the nesting depth and
@@ -39,12 +31,12 @@
 ///
 /// Time: O(n), strings eight bytes at a time (guessing: line breaks sixteen
 /// bytes at a time, and the few lines after each piece's size); memory O(1).
-public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
+package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   private let recordsFieldBytes: [UInt8]
   /// The file offset of the next byte.
-  public private(set) var position = 0
+  package private(set) var position = 0
   /// Whether boundaries after the first are guessed.
-  public private(set) var isGuessing: Bool
+  package private(set) var isGuessing: Bool
   /// What holds the records at the first boundary (guessing only).
   private var guessedContainer: JSONRecordSplitter.ResumePoint.Container?
   /// Lines and columns are counted up to this offset.
@@ -74,14 +66,14 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
 
   /// A finder of the boundaries of an envelope whose records are in the
   /// member `recordsField`; `guessing`, it guesses those after the first.
-  public init(recordsField: String = "data", guessing: Bool = false) {
+  package init(recordsField: String = "data", guessing: Bool = false) {
     recordsFieldBytes = Array(recordsField.utf8)
     isGuessing = guessing
   }
 
   /// Stops guessing: the finder starts afresh, to follow the input from its
   /// start (``position`` 0). Nothing when it does not guess.
-  public mutating func stopGuessing() {
+  package mutating func stopGuessing() {
     guard isGuessing else { return }
     self = JSONRecordBoundaryFinder(recordsFieldBytes: recordsFieldBytes)
   }
@@ -90,7 +82,7 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   /// between records where a splitter that read the input in order stands
   /// (no farther than ``position``): what holds the records there tells the
   /// nesting the finder follows. Nothing when it does not guess.
-  public mutating func stopGuessing(resumingFrom point: JSONRecordSplitter.ResumePoint) {
+  package mutating func stopGuessing(resumingFrom point: JSONRecordSplitter.ResumePoint) {
     guard isGuessing else { return }
     var finder = JSONRecordBoundaryFinder(recordsFieldBytes: recordsFieldBytes)
     (finder.position, finder.counted) = (point.offset, point.offset)
@@ -114,12 +106,12 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   }
 
   /// The state a splitter starts from at the boundary returned last.
-  public var resumePoint: JSONRecordSplitter.ResumePoint { point }
+  package var resumePoint: JSONRecordSplitter.ResumePoint { point }
 
   /// The state at the boundary returned last, as its own type.
-  public var splitterResumePoint: JSONRecordSplitter.ResumePoint { point }
+  package var splitterResumePoint: JSONRecordSplitter.ResumePoint { point }
 
-  public mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int)
+  package mutating func boundary(in bytes: UnsafeBufferPointer<UInt8>, notBefore target: Int)
     -> Int?
   {
     if isGuessing, let container = guessedContainer {
@@ -230,7 +222,7 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
 
   /// How far past a piece's size a guess looks for a boundary before the
   /// finder stops guessing (records longer than this, or none on lines of their own).
-  public static let guessReach = 1 << 20
+  package static let guessReach = 1 << 20
 
   /// Guesses the first boundary at or after `target`: the start of a line
   /// that begins (after spaces and tabs) with `{`, after a line that ends
@@ -262,8 +254,9 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
       byte == 0x20 || byte == 0x09 || byte == 0x0D
     }
     while index < count {
-      guard let found = memchr(base + index, 0x0A, count - index) else { break }
-      let newline = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+      guard let found = SystemCalls.firstByte(0x0A, from: base + index, count: count - index)
+      else { break }
+      let newline = found.assumingMemoryBound(to: UInt8.self) - base
       // The next line: blanks, then `{`.
       var next = newline + 1
       while next < count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
@@ -319,9 +312,10 @@ public struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
     var lineStart = from
     var cursor = UnsafeRawPointer(base + from)
     let stop = UnsafeRawPointer(base + end)
-    while cursor < stop, let found = memchr(cursor, 0x0A, stop - cursor) {
+    while cursor < stop, let found = SystemCalls.firstByte(0x0A, from: cursor, count: stop - cursor)
+    {
       line += 1
-      cursor = UnsafeRawPointer(found) + 1
+      cursor = found + 1
       lineStart = cursor - UnsafeRawPointer(base)
     }
     if lineStart > from { column = 1 }

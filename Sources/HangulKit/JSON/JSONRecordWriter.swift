@@ -9,10 +9,10 @@
 ///
 /// O(n) in the record. The record must be valid JSON (check it with
 /// ``JSONParser`` first).
-public enum JSONRecordWriter {
+package enum JSONRecordWriter {
   /// `record` compacted, with the first top-level member of each name in
   /// `members` given its JSON text, and the members it lacks appended.
-  public static func rewrite(
+  package static func rewrite(
     _ record: [UInt8], setting members: [(name: String, json: String)] = []
   ) -> [UInt8] {
     var output: [UInt8] = []

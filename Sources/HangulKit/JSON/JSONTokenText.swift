@@ -10,11 +10,11 @@
 ///
 /// Every function is O(n) in the bytes it is given. The input must be valid
 /// JSON (check it with ``JSONParser`` first).
-public enum JSONTokenText {
+package enum JSONTokenText {
   /// The range of the value at `path` (member names, outermost first; the
   /// first member of each name), or nil when a member on the way is missing
   /// or a value on the way is not an object.
-  public static func valueRange(of path: [[UInt8]], in bytes: [UInt8]) -> Range<Int>? {
+  package static func valueRange(of path: [[UInt8]], in bytes: [UInt8]) -> Range<Int>? {
     var range = 0..<bytes.count
     for name in path {
       guard let found = memberValueRange(named: name, in: bytes, within: range) else { return nil }
@@ -70,7 +70,7 @@ public enum JSONTokenText {
   }
 
   /// Appends the text of a string token (quotes included in `token`) as UTF-8.
-  public static func appendDecodedString(_ token: ArraySlice<UInt8>, to output: inout [UInt8]) {
+  package static func appendDecodedString(_ token: ArraySlice<UInt8>, to output: inout [UInt8]) {
     token.withUnsafeBufferPointer { appendDecodedString($0, to: &output) }
   }
 
@@ -113,7 +113,7 @@ public enum JSONTokenText {
 
   /// Appends a value token with the whitespace between its tokens removed;
   /// strings, escapes and number spellings stay as they are.
-  public static func appendCompacted(_ token: ArraySlice<UInt8>, to output: inout [UInt8]) {
+  package static func appendCompacted(_ token: ArraySlice<UInt8>, to output: inout [UInt8]) {
     var position = token.startIndex
     var runStart = position
     var inString = false

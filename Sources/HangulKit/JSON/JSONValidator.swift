@@ -7,8 +7,8 @@
 ///
 /// One pass, O(n); memory is the nesting depth. Used for the fast path of
 /// table exports; a record it refuses goes through ``JSONParser`` for its message.
-public enum JSONValidator {
-  public static func isValid(
+package enum JSONValidator {
+  package static func isValid(
     _ bytes: [UInt8], maximumDepth: Int = JSONParser.defaultMaximumDepth
   ) -> Bool {
     bytes.withUnsafeBufferPointer { isValid($0, maximumDepth: maximumDepth) }
@@ -23,7 +23,7 @@ public enum JSONValidator {
 
   /// The index of the top-level members when `bytes` are valid JSON (an
   /// object, or no members for any other value), found in the same pass.
-  public static func memberIndex(
+  package static func memberIndex(
     _ bytes: [UInt8], maximumDepth: Int = JSONParser.defaultMaximumDepth
   ) -> JSONMemberIndex? {
     var members: [(name: Range<Int>, value: Range<Int>)] = []

@@ -5,7 +5,7 @@
 ///     let value = try JSONParser.parse(Array(#"{"key":"ㄱ","t":1.50}"#.utf8))
 ///     value["key"]?.stringValue   // "ㄱ"
 ///     value["t"]                  // .number("1.50")
-public indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
   case object([Member])
   case array([JSONValue])
   case string(String)
@@ -15,36 +15,36 @@ public indirect enum JSONValue: Equatable, Sendable {
   case null
 
   /// An object member.
-  public struct Member: Equatable, Sendable {
-    public var name: String
-    public var value: JSONValue
+  package struct Member: Equatable, Sendable {
+    package var name: String
+    package var value: JSONValue
 
-    public init(_ name: String, _ value: JSONValue) {
+    package init(_ name: String, _ value: JSONValue) {
       self.name = name
       self.value = value
     }
   }
 
   /// The value of the first member called `name`, if this is an object that has one.
-  public subscript(name: String) -> JSONValue? {
+  package subscript(name: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.name == name }?.value
   }
 
   /// The string, if this is a string.
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let text) = self { return text }
     return nil
   }
 
   /// The number's spelling, if this is a number.
-  public var numberSpelling: String? {
+  package var numberSpelling: String? {
     if case .number(let spelling) = self { return spelling }
     return nil
   }
 
   /// What kind of value this is, as messages name it.
-  public var kindName: String {
+  package var kindName: String {
     switch self {
     case .object: "an object"
     case .array: "an array"

@@ -1,8 +1,8 @@
 /// Writes JSON text.
-public enum JSONWriter {
+package enum JSONWriter {
   /// `text` as a JSON string literal, escaping only what RFC 8259 requires
   /// (quote, backslash and control characters).
-  public static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -30,7 +30,7 @@ public enum JSONWriter {
   ///     JSONWriter.appendEscaped(utf8: Array("가\n".utf8), to: &out)   // 가\n
   ///
   /// O(n).
-  public static func appendEscaped(utf8 text: [UInt8], to output: inout [UInt8]) {
+  package static func appendEscaped(utf8 text: [UInt8], to output: inout [UInt8]) {
     let hexDigits = Array("0123456789abcdef".utf8)
     for byte in text {
       switch byte {

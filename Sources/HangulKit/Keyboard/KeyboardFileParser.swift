@@ -1,13 +1,5 @@
 import CExpat
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Reads keyboard files in libhangul's XML format with expat:
 ///
 ///     <hangul-keyboard id="3f" type="jaso">
@@ -104,19 +96,24 @@ struct KeyboardFileParser {
 
   /// The bytes of a file on the disk, or why they cannot be had.
   private static func readFile(_ path: FilePath) -> Result<[UInt8], ReadError> {
-    let descriptor = path.open(O_RDONLY | O_CLOEXEC)
+    let descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
     guard descriptor >= 0 else {
-      return .failure(ReadError(message: "cannot open: \(StreamError.reason(errno))"))
+      return .failure(
+        ReadError(
+          message: "cannot open: \(StreamError.reason(SystemCalls.errorNumber))"))
     }
-    defer { close(descriptor) }
+    defer { SystemCalls.close(descriptor) }
     var bytes: [UInt8] = []
     var block = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      let count = block.withUnsafeMutableBytes {
+        SystemCalls.read(descriptor, $0.baseAddress, $0.count)
+      }
       if count < 0 {
-        if errno == EINTR { continue }
-        let verb = errno == EISDIR ? "cannot open" : "cannot read"
-        return .failure(ReadError(message: "\(verb): \(StreamError.reason(errno))"))
+        let error = SystemCalls.errorNumber
+        if error == SystemCalls.interrupted { continue }
+        let verb = error == SystemCalls.isDirectoryError ? "cannot open" : "cannot read"
+        return .failure(ReadError(message: "\(verb): \(StreamError.reason(error))"))
       }
       if count == 0 { return .success(bytes) }
       bytes.append(contentsOf: block[..<count])

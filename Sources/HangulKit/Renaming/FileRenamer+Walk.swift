@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 extension FileRenamer {
   /// One directory on the path the walk is at.
   private struct Level {
@@ -30,7 +24,7 @@ extension FileRenamer {
     var current = directory
     var path = shown
     var levels: [Level] = []
-    defer { close(current) }
+    defer { SystemCalls.close(current) }
     switch readLevel(current, pathLength: path.count) {
     case .success(let level): levels.append(level)
     case .failure(let failure):
@@ -45,20 +39,22 @@ extension FileRenamer {
         if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
         path += name
         let child = name.withCName {
-          openat(current, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+          SystemCalls.open(
+            $0, Self.directoryFlags | SystemCalls.OpenFlag.noFollow, relativeTo: current)
         }
         guard child >= 0 else {
-          guard report(.failed(path: FilePath(bytes: path), reason: StreamError.reason(errno)))
+          let reason = StreamError.reason(SystemCalls.errorNumber)
+          guard report(.failed(path: FilePath(bytes: path), reason: reason))
           else { return false }
           continue
         }
         switch readLevel(child, pathLength: path.count) {
         case .success(let childLevel):
-          close(current)
+          SystemCalls.close(current)
           current = child
           levels.append(childLevel)
         case .failure(let failure):
-          close(child)
+          SystemCalls.close(child)
           guard report(.failed(path: FilePath(bytes: path), reason: failure.reason)) else {
             return false
           }
@@ -76,14 +72,16 @@ extension FileRenamer {
       }
       levels.removeLast()
       guard let parent = levels.last else { break }
-      let up = openat(current, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      let up = SystemCalls.open("..", Self.directoryFlags, relativeTo: current)
       guard up >= 0, Self.identity(of: up) == parent.identity else {
-        let reason = up < 0 ? StreamError.reason(errno) : "moved while its entries were renamed"
-        if up >= 0 { close(up) }
+        let reason =
+          up < 0
+          ? StreamError.reason(SystemCalls.errorNumber) : "moved while its entries were renamed"
+        if up >= 0 { SystemCalls.close(up) }
         _ = report(.failed(path: FilePath(bytes: path), reason: reason))
         return false
       }
-      close(current)
+      SystemCalls.close(current)
       current = up
     }
     return true
@@ -91,8 +89,7 @@ extension FileRenamer {
 
   /// Device and inode of an open directory (empty when fstat fails).
   private static func identity(of descriptor: Int32) -> [UInt64] {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { return [] }
+    guard let info = SystemCalls.status(of: descriptor) else { return [] }
     return [UInt64(info.st_dev), UInt64(info.st_ino)]
   }
 
@@ -105,36 +102,23 @@ extension FileRenamer {
   /// the descriptor stays open. Returns the level, or the reason it failed.
   private func readLevel(_ descriptor: Int32, pathLength: Int) -> Result<Level, ReadFailure> {
     let identity = Self.identity(of: descriptor)
-    // fdopendir takes the descriptor over; the walk keeps its own.
-    let copy = dup(descriptor)
-    guard !identity.isEmpty, copy >= 0, let stream = fdopendir(copy) else {
-      let reason = StreamError.reason(errno)
-      return .failure(ReadFailure(reason: reason))
+    guard !identity.isEmpty else {
+      return .failure(ReadFailure(reason: StreamError.reason(SystemCalls.errorNumber)))
     }
-    defer { closedir(stream) }
+    let read: [(name: [UInt8], isDirectory: Bool?)]
+    switch SystemCalls.entries(ofDirectory: descriptor) {
+    case .success(let found): read = found
+    case .failure(let error): return .failure(ReadFailure(reason: StreamError.reason(error.code)))
+    }
     var entries: [(name: [UInt8], isDirectory: Bool)] = []
-    while true {
-      errno = 0
-      guard let entry = readdir(stream) else {
-        if errno != 0 { return .failure(ReadFailure(reason: StreamError.reason(errno))) }
-        break
-      }
-      let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(
-            UnsafeBufferPointer(
-              start: bytes,
-              count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
-        }
-      }
+    for (name, type) in read {
       if name == Self.dot || name == Self.dotDot { continue }
-      var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-      if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
-        var info = stat()
-        isDirectory =
-          name.withCName { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
-          && info.st_mode & S_IFMT == S_IFDIR
-      }
+      // A file system that does not say: the entry's own status (not a link's target).
+      let isDirectory =
+        type
+        ?? name.withCName {
+          SystemCalls.status(ofPath: $0, relativeTo: descriptor, followingLinks: false)
+        }.map(SystemCalls.isDirectory) ?? false
       entries.append((name, isDirectory))
     }
     return .success(Level(identity: identity, pathLength: pathLength, entries: entries))

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-internal import CSystemCalls
-
 /// Renames files and directories whose names are not in a normalization form
 /// (`hangul-normalize --rename`, hangul-normalize(1)), as `convmv --nfc` does, but never
 /// overwriting anything and never moving anything out of its directory.
@@ -91,24 +84,8 @@ public struct FileRenamer {
       {
         end += 1
       }
-      // Written as bytes: one String per code point was a tenth of --rename's time.
-      func codePoints(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(scalars.count * 8)
-        for scalar in scalars {
-          if !text.isEmpty { text.append(UInt8(ascii: " ")) }
-          text += [UInt8(ascii: "U"), UInt8(ascii: "+")]
-          let value = scalar.value
-          let digits = value < 0x1_0000 ? 4 : value < 0x10_0000 ? 5 : 6
-          for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt32(shift)) & 0xF
-            text.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
-          }
-        }
-        return String(decoding: text, as: UTF8.self)
-      }
-      return codePoints(before[start..<(before.count - end)]) + " → "
-        + codePoints(after[start..<(after.count - end)])
+      return CodePointNotation.string(before[start..<(before.count - end)]) + " → "
+        + CodePointNotation.string(after[start..<(after.count - end)])
     }
   }
 
@@ -173,32 +150,35 @@ public struct FileRenamer {
     if name.isEmpty || name == Self.dot || name == Self.dotDot {
       // Not a name to rename; with --recursive, what is in it is renamed.
       guard recursive else { return }
-      let directory = shown.open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      let directory = shown.open(Self.directoryFlags)
       guard directory >= 0 else {
-        _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+        _ = report(.cannotOpen(path: shown, reason: StreamError.reason(SystemCalls.errorNumber)))
         return
       }
       _ = walk(directory, path: shown.bytes, report: report)
       return
     }
-    let parent = FilePath(bytes: prefix.isEmpty ? Self.dot : prefix).open(
-      O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let parent = FilePath(bytes: prefix.isEmpty ? Self.dot : prefix).open(Self.directoryFlags)
     guard parent >= 0 else {
-      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(SystemCalls.errorNumber)))
       return
     }
-    defer { close(parent) }
-    var info = stat()
-    guard name.withCName({ fstatat(parent, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
-      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(errno)))
+    defer { SystemCalls.close(parent) }
+    let status = name.withCName {
+      SystemCalls.status(ofPath: $0, relativeTo: parent, followingLinks: false)
+    }
+    guard let info = status else {
+      _ = report(.cannotOpen(path: shown, reason: StreamError.reason(SystemCalls.errorNumber)))
       return
     }
-    if recursive, info.st_mode & S_IFMT == S_IFDIR {
+    if recursive, SystemCalls.isDirectory(info) {
       let directory = name.withCName {
-        openat(parent, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        SystemCalls.open(
+          $0, Self.directoryFlags | SystemCalls.OpenFlag.noFollow, relativeTo: parent)
       }
       if directory < 0 {
-        guard report(.failed(path: shown, reason: StreamError.reason(errno))) else { return }
+        let reason = StreamError.reason(SystemCalls.errorNumber)
+        guard report(.failed(path: shown, reason: reason)) else { return }
       } else {
         guard walk(directory, path: shown.bytes, report: report) else { return }
       }
@@ -262,8 +242,10 @@ public struct FileRenamer {
     case .changed(let newName):
       let new = FilePath(bytes: prefix + newName)
       if dryRun {
-        var info = stat()
-        let exists = newName.withCName { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+        let exists =
+          newName.withCName {
+            SystemCalls.status(ofPath: $0, relativeTo: directory, followingLinks: false)
+          } != nil
         if exists || taken.contains(newName) {
           return report(.collision(old: old, new: new, dryRun: true))
         }
@@ -271,29 +253,22 @@ public struct FileRenamer {
         return report(.renamed(old: old, new: new, dryRun: true))
       }
       let outcome = name.withCName { oldName in
-        newName.withCName { newName in Self.renameNoReplace(directory, oldName, newName) }
+        newName.withCName { newName in
+          SystemCalls.renameWithoutReplacing(in: directory, oldName, to: newName)
+        }
       }
       switch outcome {
       case 0: return report(.renamed(old: old, new: new, dryRun: false))
-      case EEXIST: return report(.collision(old: old, new: new, dryRun: false))
+      case SystemCalls.exists: return report(.collision(old: old, new: new, dryRun: false))
       default: return report(.failed(path: old, reason: StreamError.reason(outcome)))
       }
     }
   }
 
-  /// renameat2 with RENAME_NOREPLACE, one name to another in one directory;
-  /// where the file system cannot do it, renameat after checking that the
-  /// new name is free. Returns 0 or errno.
-  private static func renameNoReplace(
-    _ directory: Int32, _ old: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>
-  ) -> Int32 {
-    if csys_rename_no_replace(directory, old, directory, new) == 0 { return 0 }
-    let code = errno
-    guard code == EINVAL || code == ENOSYS else { return code }
-    var info = stat()
-    if fstatat(directory, new, &info, AT_SYMLINK_NOFOLLOW) == 0 { return EEXIST }
-    return renameat(directory, old, directory, new) == 0 ? 0 : errno
-  }
+  /// open(2) flags of a directory to read or rename in.
+  static let directoryFlags =
+    SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.directory
+    | SystemCalls.OpenFlag.closeOnExec
 }
 
 extension Array where Element == UInt8 {

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The member names a table took its columns from (the first record's
 /// top-level members), watched for those that later records add: such a
 /// member has no column and is not written, so each is named once, with the
@@ -60,7 +52,7 @@ struct ReviewColumnWatch: Sendable {
           let name = members[position].name
           let end = firstEnds[position]
           guard end - start == name.count,
-            memcmp(base + name.lowerBound, firstBase + start, name.count) == 0
+            SystemCalls.bytesEqual(base + name.lowerBound, firstBase + start, count: name.count)
           else { break }
           start = end
           position += 1

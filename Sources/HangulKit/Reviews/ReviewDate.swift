@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Synchronization
 
 /// A review's creation time in one of the forms the keyboard apps wrote
@@ -34,7 +27,7 @@ public struct ReviewDate: Sendable, Equatable {
   }
 
   /// Reads a JSON value: a string in one of the forms, or a number of seconds.
-  public init(json value: JSONValue, timeZone: ReviewTimeZone) throws(Invalid) {
+  package init(json value: JSONValue, timeZone: ReviewTimeZone) throws(Invalid) {
     switch value {
     case .number(let spelling):
       guard let number = Double(spelling), number.isFinite else {
@@ -507,26 +500,19 @@ enum SystemTimeZones {
 
   /// Whether `path` is a regular file in the tz database's format (it starts with "TZif").
   static func isZoneFile(_ path: String) -> Bool {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-    guard let file = fopen(path, "r") else { return false }
-    defer { fclose(file) }
-    var magic = [UInt8](repeating: 0, count: 4)
-    return fread(&magic, 1, 4, file) == 4 && magic == Array("TZif".utf8)
+    let info = path.withCString { SystemCalls.status(ofPath: $0, followingLinks: true) }
+    guard let info, SystemCalls.isRegularFile(info) else { return false }
+    return SystemCalls.firstBytes(ofFile: path, count: 4) == Array("TZif".utf8)
   }
 
   /// Seconds east of UTC at the instant `seconds` since 1970, with TZ set to `value`.
   static func offset(of value: String, at seconds: Double) -> Int {
     lock.withLock { current in
       if current != value {
-        setenv("TZ", value, 1)
-        tzset()
+        SystemCalls.setTimeZone(value)
         current = value
       }
-      var time = time_t(seconds.rounded(.down))
-      var parts = tm()
-      guard localtime_r(&time, &parts) != nil else { return 0 }
-      return Int(parts.tm_gmtoff)
+      return SystemCalls.localOffset(atSecondsSince1970: Int(seconds.rounded(.down))) ?? 0
     }
   }
 }

@@ -15,7 +15,7 @@
 /// Time is O(n); memory is bounded by the largest record (its bytes and its output).
 public struct ReviewImportFilter: ByteFilter {
   /// Pieces of a parallel run begin where a ``JSONRecordBoundaryFinder`` says.
-  public typealias ResumePoint = JSONRecordSplitter.ResumePoint
+  public typealias ResumePoint = JSONRecordResumePoint
 
   /// How the content member is made into text.
   public enum Content: Sendable {
@@ -39,11 +39,11 @@ public struct ReviewImportFilter: ByteFilter {
   public private(set) var recordsRejected = 0
   public private(set) var bytesRead = 0
   /// Records read of the current input.
-  public private(set) var recordsReadInInput = 0
+  package private(set) var recordsReadInInput = 0
   /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
-  public private(set) var beganAtInputStart = true
+  package private(set) var beganAtInputStart = true
   /// Where rejects and structure problems go on a run on several threads (see ``ReviewImportTally``).
-  public private(set) var log: ReviewImportLog?
+  package private(set) var log: ReviewImportLog?
   /// The index of the filter's first record in its input, once a ``ReviewImportTally`` knows it.
   var firstIndex: Int?
 
@@ -80,7 +80,7 @@ public struct ReviewImportFilter: ByteFilter {
 
   /// A filter whose rejects and structure problems go to `log`, to be
   /// reported in input order by a ``ReviewImportTally`` (a run on several threads).
-  public init(
+  package init(
     content: Content = .text, contentField: String = "content", recordsField: String = "data",
     timeZone: ReviewTimeZone = .utc, dates: Dates = .keep, log: ReviewImportLog
   ) throws {
@@ -104,9 +104,7 @@ public struct ReviewImportFilter: ByteFilter {
   /// Begins a piece of a parallel run at a place that a
   /// ``JSONRecordBoundaryFinder`` found (`point` is its
   /// ``JSONRecordSplitter/ResumePoint``): record indexes count from 0 again.
-  public mutating func beginPiece(
-    named name: String, resumingAt point: JSONRecordSplitter.ResumePoint
-  ) {
+  public mutating func beginPiece(named name: String, resumingAt point: JSONRecordResumePoint) {
     recordsReadInInput = 0
     beganAtInputStart = false
     reader.beginPiece(named: name, resumingAt: point)
@@ -124,7 +122,7 @@ public struct ReviewImportFilter: ByteFilter {
 
   /// Where the filter stands, when it is between records with nothing
   /// pending: a filter begun there goes on as this one does. O(1).
-  public var resumePoint: JSONRecordSplitter.ResumePoint? { reader.resumePoint }
+  public var resumePoint: JSONRecordResumePoint? { reader.resumePoint }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count

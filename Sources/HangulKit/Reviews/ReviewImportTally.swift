@@ -6,24 +6,24 @@
 ///     var filter = try ReviewImportFilter(log: log)
 ///
 /// Memory: the rejects of the filter's pieces (each record compacted) until drained.
-public final class ReviewImportLog {
+package final class ReviewImportLog {
   /// One finding, as the filter reported it (record indexes from the filter's first record).
-  public enum Entry: Sendable, Equatable {
+  package enum Entry: Sendable, Equatable {
     case reject(ReviewReject)
     case structureProblem(PositionedError)
   }
 
   private var entries: [Entry] = []
 
-  public init() {}
+  package init() {}
 
-  public func add(_ entry: Entry) {
+  package func add(_ entry: Entry) {
     entries.append(entry)
   }
 
   /// Hands the entries kept since the last drain to `body`, in order, each
   /// reject's index moved by `indexShift`. O(entries).
-  public func drain(indexShift: Int, _ body: (Entry) -> Void) {
+  package func drain(indexShift: Int, _ body: (Entry) -> Void) {
     for entry in entries {
       if case .reject(var reject) = entry {
         reject.index += indexShift
@@ -46,20 +46,20 @@ public final class ReviewImportLog {
 ///     // merge: { filter, _, finished in tally.merge(&filter, finished: finished) { print($0) } }
 ///
 /// O(findings).
-public struct ReviewImportTally {
-  public private(set) var recordsRead = 0
-  public private(set) var recordsImported = 0
-  public private(set) var recordsRejected = 0
-  public private(set) var structureProblemCount = 0
-  public private(set) var bytesRead = 0
+package struct ReviewImportTally {
+  package private(set) var recordsRead = 0
+  package private(set) var recordsImported = 0
+  package private(set) var recordsRejected = 0
+  package private(set) var structureProblemCount = 0
+  package private(set) var bytesRead = 0
   /// Records of the current input that the finished filters read.
   private var recordsOfInputBefore = 0
 
-  public init() {}
+  package init() {}
 
   /// Takes what `filter` found since it was last merged; called in input
   /// order after each piece it read, and once more, `finished`, after its end.
-  public mutating func merge(
+  package mutating func merge(
     _ filter: inout ReviewImportFilter, finished: Bool, _ body: (ReviewImportLog.Entry) -> Void
   ) {
     let firstIndex = filter.firstIndex ?? (filter.beganAtInputStart ? 0 : recordsOfInputBefore)

@@ -78,7 +78,7 @@ public struct ReviewTableWriter: Sendable {
   /// The top-level members that records after the first added, with the
   /// offset of each name in its record, since the last call: when the columns
   /// were taken from the first record, these have none and are not written.
-  public mutating func takeMembersLeftOut() -> [(name: String, offset: Int)] {
+  package mutating func takeMembersLeftOut() -> [(name: String, offset: Int)] {
     (watch?.take() ?? []).map { (String(decoding: $0.name, as: UTF8.self), $0.offset) }
   }
 
@@ -95,7 +95,7 @@ public struct ReviewTableWriter: Sendable {
   /// Writes one record (valid JSON), with the top-level members in
   /// `replacing` given new JSON values (added when missing); returns why the
   /// record was not written, or nil.
-  public mutating func write(
+  package mutating func write(
     _ record: [UInt8], replacing members: [(name: String, json: String)] = [],
     index: JSONMemberIndex? = nil, into output: inout [UInt8]
   ) -> String? {
@@ -262,7 +262,7 @@ public struct ReviewTableWriter: Sendable {
   }
 
   /// Ends the output: the header or table when no record came, the open statement, the transaction.
-  public mutating func finish(into output: inout [UInt8]) {
+  package mutating func finish(into output: inout [UInt8]) {
     guard columns != nil else { return }
     if !started { begin(into: &output) }
     if case .sql = format {

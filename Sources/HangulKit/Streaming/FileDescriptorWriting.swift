@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes all of `bytes` to a file descriptor with write(2), going on after
 /// short writes and signals.
 ///
@@ -14,11 +6,13 @@
 public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(StreamError) {
   var offset = 0
   while offset < bytes.count {
-    let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+    let written = SystemCalls.write(
+      descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
     if written < 0 {
-      if errno == EINTR { continue }
-      if errno == EPIPE { throw StreamError.brokenPipe }
-      throw StreamError.cannotWrite(reason: StreamError.reason(errno))
+      let error = SystemCalls.errorNumber
+      if error == SystemCalls.interrupted { continue }
+      if error == SystemCalls.brokenPipe { throw StreamError.brokenPipe }
+      throw StreamError.cannotWrite(reason: StreamError.reason(error))
     }
     assert(written <= bytes.count - offset, "write(2) wrote no more than it was given")
     offset += written

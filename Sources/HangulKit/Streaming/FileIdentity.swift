@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Which file a path or an open descriptor is (its device and inode), so
 /// that a program can refuse to write over one of its inputs.
 ///
@@ -26,8 +18,9 @@ public struct FileIdentity: Equatable, Sendable {
 
   /// The file open on `descriptor`, if it is a regular file.
   public init?(regularFileOn descriptor: Int32) {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    guard let info = SystemCalls.status(of: descriptor), SystemCalls.isRegularFile(info) else {
+      return nil
+    }
     device = UInt64(info.st_dev)
     inode = UInt64(info.st_ino)
   }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Synchronization
 
 /// A range of a regular file mapped read-only into memory, so that a filter
@@ -47,12 +40,10 @@ struct FileMapping {
     let start = range.lowerBound / page * page
     let length = range.upperBound - start
     guard
-      let mapping = mmap(
-        nil, length, PROT_READ, MAP_PRIVATE | (populated ? MAP_POPULATE : 0), descriptor,
-        off_t(start)),
-      mapping != MAP_FAILED
+      let mapping = SystemCalls.mapReadOnly(
+        descriptor, length: length, offset: start, populated: populated)
     else { return nil }
-    if sequential { _ = madvise(mapping, length, MADV_SEQUENTIAL) }
+    if sequential { SystemCalls.adviseSequential(mapping, length: length) }
     self.mapping = mapping
     self.length = length
     bytes = UnsafeBufferPointer(
@@ -81,7 +72,8 @@ struct FileMapping {
     let lower = UInt(bitPattern: base) / page * page
     let upper = UInt(bitPattern: base + bytes.count) / page * page
     if upper > lower {
-      _ = madvise(UnsafeMutableRawPointer(bitPattern: lower), Int(upper - lower), MADV_DONTNEED)
+      SystemCalls.adviseDropPages(
+        UnsafeMutableRawPointer(bitPattern: lower), length: Int(upper - lower))
     }
   }
 
@@ -90,10 +82,10 @@ struct FileMapping {
     // Its message goes first: no message names a range that another
     // mapping may get once this one is gone.
     MappedFileFaults.end(guardSlot)
-    munmap(mapping, length)
+    SystemCalls.unmap(mapping, length: length)
   }
 
-  private static var pageSize: Int { max(sysconf(Int32(_SC_PAGESIZE)), 4096) }
+  private static var pageSize: Int { max(SystemCalls.pageSize, 4096) }
 }
 
 /// The files mapped now (on any thread) and the message that names each,
@@ -143,7 +135,7 @@ public enum MappedFileFaults {
         return -1
       }
       let slot = slots[index]
-      let message = strdup("\(name): \(StreamError.fileChangedMessage)\n")
+      let message = SystemCalls.cString("\(name): \(StreamError.fileChangedMessage)\n")
       slot.message.store(UInt(bitPattern: message), ordering: .relaxed)
       slot.end.store(UInt(bitPattern: address) + UInt(length), ordering: .relaxed)
       slot.start.store(UInt(bitPattern: address), ordering: .releasing)
@@ -173,7 +165,8 @@ public enum MappedFileFaults {
       guard slotIndex >= 0 else { return }
       let slot = slots[slotIndex]
       slot.start.store(0, ordering: .releasing)
-      free(UnsafeMutablePointer<CChar>(bitPattern: slot.message.load(ordering: .relaxed)))
+      SystemCalls.freeCString(
+        UnsafeMutablePointer<CChar>(bitPattern: slot.message.load(ordering: .relaxed)))
       slot.message.store(0, ordering: .relaxed)
     }
   }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A path as the exact bytes the system takes, which need not be UTF-8: a
 /// file named `\xFF.jsonl` is that file, never `\u{FFFD}.jsonl` or another
 /// one. Messages show it with ``description``.
@@ -78,7 +70,7 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible, Expressible
     -> Result?
   {
     guard !bytes.contains(0) else {
-      errno = EINVAL
+      SystemCalls.errorNumber = SystemCalls.invalidArgument
       return nil
     }
     let cString = bytes.map { CChar(bitPattern: $0) } + [0]
@@ -91,18 +83,15 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible, Expressible
 
   /// open(2) of the path, relative to `directory` (openat(2); by default the
   /// working directory): a descriptor, or -1 with `errno`.
-  public func open(_ flags: Int32, mode: mode_t = 0, relativeTo directory: Int32 = AT_FDCWD)
-    -> Int32
-  {
-    withCString { openat(directory, $0, flags, mode) } ?? -1
+  public func open(
+    _ flags: Int32, mode: UInt32 = 0, relativeTo directory: Int32 = SystemCalls.currentDirectory
+  ) -> Int32 {
+    withCString { SystemCalls.open($0, flags, mode: mode, relativeTo: directory) } ?? -1
   }
 
   /// stat(2) of the path (lstat(2) when `followingLinks` is false); `nil` with `errno` set.
-  public func status(followingLinks: Bool = true) -> stat? {
-    var info = stat()
-    let flags = followingLinks ? 0 : AT_SYMLINK_NOFOLLOW
-    guard withCString({ fstatat(AT_FDCWD, $0, &info, flags) }) == 0 else { return nil }
-    return info
+  public func status(followingLinks: Bool = true) -> FileStatus? {
+    withCString { SystemCalls.status(ofPath: $0, followingLinks: followingLinks) } ?? nil
   }
 
   /// How many names the path goes through: `a/b/c` 3, `/a` 1, `.` 1, `/` 0.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a regular input file was when it was opened: its size, its
 /// modification time and the descriptor's offset. The runners read such a
 /// file up to that size and no further, and call ``checkUnchanged()`` after
@@ -36,15 +28,15 @@ struct FileSnapshot: Sendable {
 
   /// The snapshot of the file open as `descriptor` if it is a regular file; `nil` otherwise.
   init?(descriptor: Int32, name: String) {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-    let offset = lseek(descriptor, 0, SEEK_CUR)
+    guard let info = SystemCalls.status(of: descriptor), SystemCalls.isRegularFile(info) else {
+      return nil
+    }
+    let offset = SystemCalls.currentOffset(descriptor)
     self.descriptor = descriptor
     self.name = name
     size = Int(info.st_size)
     start = max(0, Int(offset))
-    modifiedSeconds = Int(info.st_mtim.tv_sec)
-    modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    (modifiedSeconds, modifiedNanoseconds) = SystemCalls.modificationTime(info)
   }
 
   /// How many bytes there are to read from ``start``, or `nil` for a file
@@ -55,9 +47,8 @@ struct FileSnapshot: Sendable {
   /// modification time is not what it was at open (or fstat(2) fails).
   /// Time: one fstat(2).
   func checkUnchanged() throws {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0, Int(info.st_size) == size,
-      Int(info.st_mtim.tv_sec) == modifiedSeconds, Int(info.st_mtim.tv_nsec) == modifiedNanoseconds
+    guard let info = SystemCalls.status(of: descriptor), Int(info.st_size) == size,
+      SystemCalls.modificationTime(info) == (modifiedSeconds, modifiedNanoseconds)
     else { throw StreamError.fileChanged(path: name) }
   }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Runs a ``ByteFilter`` over files as `cat` reads them: each path in
 /// order, `-` or no path at all meaning standard input, and writes the
 /// result to a file descriptor after every block read (a regular file of
@@ -119,17 +111,18 @@ public struct FilterRunner: Sendable {
     if path.isStandardInput {
       descriptor = 0
     } else {
-      descriptor = path.open(O_RDONLY | O_CLOEXEC)
+      descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
       guard descriptor >= 0 else {
-        throw StreamError.cannotOpen(path: name, reason: StreamError.reason(errno))
+        throw StreamError.cannotOpen(
+          path: name, reason: StreamError.reason(SystemCalls.errorNumber))
       }
-      var info = stat()
-      if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-        close(descriptor)
-        throw StreamError.cannotOpen(path: name, reason: StreamError.reason(EISDIR))
+      if let info = SystemCalls.status(of: descriptor), SystemCalls.isDirectory(info) {
+        SystemCalls.close(descriptor)
+        throw StreamError.cannotOpen(
+          path: name, reason: StreamError.reason(SystemCalls.isDirectoryError))
       }
     }
-    defer { if descriptor != 0 { close(descriptor) } }
+    defer { if descriptor != 0 { SystemCalls.close(descriptor) } }
     filter.beginInput(named: name)
     reader.begin()
     // Passes a chunk through the filter; returns whether it was UTF-8. A
@@ -184,11 +177,11 @@ public struct FilterRunner: Sendable {
     while true {
       // Up to the size at open, then once more for the end of the file.
       let wanted = remaining.map { $0 == 0 ? block.count : min($0, block.count) } ?? block.count
-      let count = read(descriptor, block.baseAddress, wanted)
+      let count = SystemCalls.read(descriptor, block.baseAddress, wanted)
       if count < 0 {
-        if errno == EINTR { continue }
-        let code = errno
-        throw code == EISDIR
+        let code = SystemCalls.errorNumber
+        if code == SystemCalls.interrupted { continue }
+        throw code == SystemCalls.isDirectoryError
           ? StreamError.cannotOpen(path: name, reason: StreamError.reason(code))
           : StreamError.cannotRead(path: name, reason: StreamError.reason(code))
       }
@@ -267,7 +260,7 @@ private struct MappedInput {
 
   /// Sets the descriptor's offset to the end of what was mapped.
   func moveOffsetPastMapping() {
-    _ = lseek(descriptor, off_t(offset + count), SEEK_SET)
+    SystemCalls.moveOffset(descriptor, to: offset + count)
   }
 
   /// Unmaps the file.

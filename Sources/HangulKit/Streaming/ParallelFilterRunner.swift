@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Runs a ``ByteFilter`` over regular files on several threads: each file is
 /// cut into pieces that end with a ``separator`` byte (a newline: a line
 /// never spans two pieces), every piece goes through a fresh filter on a
@@ -95,7 +89,7 @@ public struct ParallelFilterRunner: Sendable {
   /// The number of threads `jobs` asks for, at most the online processors
   /// (0: as many). A run starts no more threads than it has pieces either.
   public var threadCount: Int {
-    let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    let processors = max(1, SystemCalls.onlineProcessors)
     return jobs > 0 ? min(jobs, processors) : processors
   }
 
@@ -108,7 +102,7 @@ public struct ParallelFilterRunner: Sendable {
   /// says (files then need not end with the separator).
   public func runsInParallel(findingBoundaries: Bool) -> Bool {
     guard let (files, _) = plan(findingBoundaries: findingBoundaries) else { return false }
-    for file in files { close(file.descriptor) }
+    for file in files { SystemCalls.close(file.descriptor) }
     return true
   }
 
@@ -126,7 +120,7 @@ public struct ParallelFilterRunner: Sendable {
     }
     let threads = min(wanted, pieces)
     guard threads > 1 else {
-      for file in files { close(file.descriptor) }
+      for file in files { SystemCalls.close(file.descriptor) }
       return nil
     }
     return (files, threads)
@@ -174,7 +168,7 @@ public struct ParallelFilterRunner: Sendable {
     guard let (files, threads) = plan(findingBoundaries: boundaries != nil) else {
       return oneThread.run(makeFilter: makeFilter, merge: merge, report: report)
     }
-    defer { for file in files { close(file.descriptor) } }
+    defer { for file in files { SystemCalls.close(file.descriptor) } }
     let continues = continues ?? { before, next in before.isContinued(by: next) }
     return withoutActuallyEscaping(makeFilter) { makeFilter in
       withoutActuallyEscaping(continues) { continues in
@@ -221,34 +215,37 @@ public struct ParallelFilterRunner: Sendable {
   /// wrote before the one-thread run opens it again.
   private func openFiles(findingBoundaries: Bool) -> [OpenFile]? {
     for path in paths {
-      guard !path.isStandardInput, let info = path.status(), info.st_mode & S_IFMT == S_IFREG
+      guard !path.isStandardInput, let info = path.status(), SystemCalls.isRegularFile(info)
       else { return nil }
     }
     var files: [OpenFile] = []
     func giveUp() -> [OpenFile]? {
-      for file in files { close(file.descriptor) }
+      for file in files { SystemCalls.close(file.descriptor) }
       return nil
     }
     for (index, path) in paths.enumerated() {
       guard !path.isStandardInput else { return giveUp() }
       // Without waiting, should the path have become a FIFO since.
-      let descriptor = path.open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+      let descriptor = path.open(
+        SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec
+          | SystemCalls.OpenFlag.nonBlocking)
       guard descriptor >= 0 else { return giveUp() }
       guard let snapshot = FileSnapshot(descriptor: descriptor, name: path.description) else {
-        close(descriptor)
+        SystemCalls.close(descriptor)
         return giveUp()
       }
       let file = OpenFile(snapshot: snapshot)
       files.append(file)
       var first: UInt8 = 0
-      if file.size == 0, pread(descriptor, &first, 1, 0) != 0 {
+      if file.size == 0, SystemCalls.pread(descriptor, &first, 1, at: 0) != 0 {
         // Not empty but for its size, which does not tell its length (in
         // /proc): one thread reads it to its end.
         return giveUp()
       }
       if index < paths.count - 1, file.size > 0, !findingBoundaries {
         var last: UInt8 = 0
-        guard pread(descriptor, &last, 1, off_t(file.size - 1)) == 1, last == separator else {
+        guard SystemCalls.pread(descriptor, &last, 1, at: file.size - 1) == 1, last == separator
+        else {
           return giveUp()
         }
       }

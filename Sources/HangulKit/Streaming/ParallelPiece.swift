@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// An open input of a parallel run, with its size and time at open.
 struct OpenFile {
   let snapshot: FileSnapshot
@@ -31,12 +25,13 @@ struct OpenFile {
       let got = buffer.withUnsafeMutableBytes { raw in
         // pread(2) writes at most `count - done` bytes from `done` on.
         assert(raw.count == count && done < count, "the buffer holds what is read")
-        return pread(
-          descriptor, raw.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+        return SystemCalls.pread(
+          descriptor, raw.baseAddress.map { $0 + done }, count - done, at: offset + done)
       }
       if got < 0 {
-        if errno == EINTR { continue }
-        throw StreamError.cannotRead(path: path, reason: StreamError.reason(errno))
+        let error = SystemCalls.errorNumber
+        if error == SystemCalls.interrupted { continue }
+        throw StreamError.cannotRead(path: path, reason: StreamError.reason(error))
       }
       if got == 0 { throw StreamError.fileChanged(path: path) }
       done += got

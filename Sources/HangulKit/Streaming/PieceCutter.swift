@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Cuts the files of a parallel run into pieces, one after the other: each
 /// ends just after the first separator at or past ``pieceSize`` bytes on,
 /// looked for up to ``boundaryReach`` bytes further, or at a document's
@@ -173,9 +167,10 @@ struct PieceCutter<ResumePoint: Sendable> {
       // memchr(3): a file without a separator is looked through piece by piece.
       let found = window.withUnsafeBytes { raw -> Int? in
         assert(raw.count == count, "memchr looks at the bytes read")
-        guard let base = raw.baseAddress, let hit = memchr(base, Int32(separator), raw.count)
+        guard let base = raw.baseAddress,
+          let hit = SystemCalls.firstByte(separator, from: base, count: raw.count)
         else { return nil }
-        return UnsafeRawPointer(hit) - base
+        return hit - base
       }
       if let found { return position + found + 1 }
       position += count

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// An error of reading or writing a stream, with the file it concerns.
 public enum StreamError: Error, Equatable, CustomStringConvertible {
   /// An input file could not be opened.
@@ -35,7 +27,6 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
 
   /// The text of an `errno` value.
   public static func reason(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
+    SystemCalls.errorText(code) ?? "error \(code)"
   }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Finds the first byte of a stream that is not UTF-8, with its line and its
 /// column in characters, so that a program can say where a file stops being
 /// UTF-8 and what encoding it may be in.

@@ -1,16 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A thread that runs one closure, and is joined: the only place the
 /// parallel runner deals with pthreads.
 ///
 ///     guard let thread = WorkerThread({ schedule.work() }) else { … }  // could not start
 ///     thread.join()
 struct WorkerThread {
-  private let thread: pthread_t
+  private let thread: SystemCalls.ThreadHandle
 
   /// Starts a thread that runs `body`; `nil` when none could start.
   init?(_ body: @escaping () -> Void) {
@@ -18,16 +12,13 @@ struct WorkerThread {
       let run: () -> Void
       init(_ run: @escaping () -> Void) { self.run = run }
     }
-    var thread = pthread_t()
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    let created = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard created == 0 else {
+    let created = SystemCalls.startThread(context: context) { raw in
+      guard let raw else { return nil }
+      Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+      return nil
+    }
+    guard let thread = created else {
       Unmanaged<Body>.fromOpaque(context).release()
       return nil
     }
@@ -36,7 +27,7 @@ struct WorkerThread {
 
   /// Waits for the thread to end.
   func join() {
-    pthread_join(thread, nil)
+    SystemCalls.join(thread)
   }
 }
 
@@ -51,42 +42,40 @@ struct WorkerThread {
 ///     let seen = wakeUps.current
 ///     if !state.withLock({ $0.isReady }) { wakeUps.wait(past: seen) }
 final class WakeUps: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let mutex = UnsafeMutablePointer<SystemCalls.MutexStorage>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<SystemCalls.ConditionStorage>.allocate(capacity: 1)
   /// How many wake-ups there were (under `mutex`).
   private var count: UInt64 = 0
 
   init() {
-    pthread_mutex_init(mutex, nil)
-    pthread_cond_init(condition, nil)
+    SystemCalls.initialize(mutex, condition)
   }
 
   deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(mutex)
+    SystemCalls.destroy(mutex, condition)
     mutex.deallocate()
     condition.deallocate()
   }
 
   /// The number of wake-ups so far.
   var current: UInt64 {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    SystemCalls.lock(mutex)
+    defer { SystemCalls.unlock(mutex) }
     return count
   }
 
   /// Waits until there has been a wake-up since ``current`` was `seen`.
   func wait(past seen: UInt64) {
-    pthread_mutex_lock(mutex)
-    while count == seen { pthread_cond_wait(condition, mutex) }
-    pthread_mutex_unlock(mutex)
+    SystemCalls.lock(mutex)
+    while count == seen { SystemCalls.wait(condition, mutex) }
+    SystemCalls.unlock(mutex)
   }
 
   /// Wakes every waiter.
   func wakeAll() {
-    pthread_mutex_lock(mutex)
+    SystemCalls.lock(mutex)
     count &+= 1
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(mutex)
+    SystemCalls.broadcast(condition)
+    SystemCalls.unlock(mutex)
   }
 }

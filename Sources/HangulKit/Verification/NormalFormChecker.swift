@@ -504,12 +504,8 @@ public struct NormalFormChecker {
   static func spelling(_ scalars: [Unicode.Scalar]) -> String {
     let shown = scalars.prefix(spelledScalars)
     let more = scalars.count > shown.count ? " … \(scalars.count) code points" : ""
-    let codes = shown.map { scalar -> String in
-      let digits = String(scalar.value, radix: 16, uppercase: true)
-      return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
     return
-      "\"\(String(String.UnicodeScalarView(shown)))\(more.isEmpty ? "" : "…")\" (\(codes.joined(separator: " "))\(more))"
+      "\"\(String(String.UnicodeScalarView(shown)))\(more.isEmpty ? "" : "…")\" (\(CodePointNotation.string(shown))\(more))"
   }
 
   static let spelledScalars = 24

@@ -175,17 +175,8 @@ extension OutputVerifier.Disagreement {
   /// `not NFC: "ᄀ ᅡ" (U+1100 U+1161), ICU NFC "가" (U+AC00)`
   public var message: String {
     func spelling(_ scalars: [Unicode.Scalar]) -> String {
-      let codes = scalars.map {
-        "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4)
-      }
-      return "\"\(String(String.UnicodeScalarView(scalars)))\" (\(codes.joined(separator: " ")))"
+      "\"\(String(String.UnicodeScalarView(scalars)))\" (\(CodePointNotation.string(scalars)))"
     }
     return "\(problem): \(spelling(ours)), \(reference) \(spelling(icu))"
-  }
-}
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }
