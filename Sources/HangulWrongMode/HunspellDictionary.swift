@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 internal import CHunspell
+import Synchronization
 
 /// A Hunspell dictionary read by libhunspell, loaded the first time it is
 /// asked (Debian's `ko` takes 1.7 s and about 50 MB to load; many inputs
@@ -15,48 +11,44 @@ internal import CHunspell
 ///
 /// Each question takes what libhunspell takes (microseconds): callers keep
 /// their own caches.
-final class HunspellDictionary: @unchecked Sendable {
+final class HunspellDictionary: Sendable {
   /// The dictionary's files without their extension (`…/ko` for `ko.aff` and `ko.dic`).
   let path: String
-  /// Guards `handle` and `word` (the handle's users are serialized).
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var handle: UnsafeMutableRawPointer?
-  /// The word being asked, NUL-terminated.
-  private var word: [CChar] = []
+  /// The handle, once loaded, and the word being asked (NUL-terminated),
+  /// used by one thread at a time.
+  private struct State {
+    var handle: UnsafeMutableRawPointer?
+    var word: [CChar] = []
+  }
+  private let state = Mutex(State())
 
   init(path: String) {
     self.path = path
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
   }
 
   deinit {
-    if let handle { chunspell_close(handle) }
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
+    state.withLock { state in
+      if let handle = state.handle { chunspell_close(handle) }
+    }
   }
 
   var affixPath: String { path + ".aff" }
   var wordsPath: String { path + ".dic" }
 
   /// Whether the dictionary has been loaded (it is on the first question).
-  var isLoaded: Bool {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return handle != nil
-  }
+  var isLoaded: Bool { state.withLock { $0.handle != nil } }
 
   /// Whether the dictionary accepts `utf8` as a word (with its affixes, and
   /// in the capitalizations Hunspell allows: `Hello` for `hello`).
   func knows(_ utf8: some Collection<UInt8>) -> Bool {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    if handle == nil { handle = chunspell_open(affixPath, wordsPath) }
-    guard let handle else { return false }
-    word.removeAll(keepingCapacity: true)
-    for byte in utf8 { word.append(CChar(bitPattern: byte)) }
-    word.append(0)
-    return chunspell_knows(handle, word) != 0
+    let (affixPath, wordsPath) = (self.affixPath, self.wordsPath)
+    return state.withLock { state in
+      if state.handle == nil { state.handle = chunspell_open(affixPath, wordsPath) }
+      guard let handle = state.handle else { return false }
+      state.word.removeAll(keepingCapacity: true)
+      for byte in utf8 { state.word.append(CChar(bitPattern: byte)) }
+      state.word.append(0)
+      return chunspell_knows(handle, state.word) != 0
+    }
   }
 }

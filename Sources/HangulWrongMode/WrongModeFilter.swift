@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import HangulKit
 
 /// Finds text typed in the wrong 한/영 mode, line by line, as a
@@ -126,7 +121,7 @@ public struct WrongModeFilter: ByteFilter {
     of byte: UInt8, in chunk: UnsafeBufferPointer<UInt8>, from start: Int
   ) -> Int? {
     guard let base = chunk.baseAddress, start < chunk.count,
-      let found = memchr(base + start, Int32(byte), chunk.count - start)
+      let found = SystemCalls.firstByte(byte, from: base + start, count: chunk.count - start)
     else { return nil }
     return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }

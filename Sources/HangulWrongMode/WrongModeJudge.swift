@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import HangulKit
 
 /// The thresholds of the wrong-mode filter (`--min-length`, `--min-score`).
@@ -65,7 +60,9 @@ struct WrongModeJudge {
     typing = lexicon.typing
   }
 
-  static func score(_ evidence: Double) -> Double { 1 / (1 + exp(-2 * evidence)) }
+  static func score(_ evidence: Double) -> Double {
+    1 / (1 + SystemCalls.exponential(-2 * evidence))
+  }
 
   // MARK: Letters typed in English mode
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import HangulKit
 
 /// What the wrong-mode judge knows about the two languages, all of it from
@@ -49,8 +44,8 @@ public final class WrongModeLexicon: Sendable {
     korean = HunspellDictionary(path: koreanDictionary)
     english = HunspellDictionary(path: englishDictionary)
     for path in [korean.affixPath, korean.wordsPath, english.affixPath, english.wordsPath] {
-      guard access(path, R_OK) == 0 else {
-        throw DictionaryError(path: path, reason: String(cString: strerror(errno)))
+      guard SystemCalls.isReadable(path) else {
+        throw DictionaryError(path: path, reason: SystemCalls.errorText(SystemCalls.errorNumber))
       }
     }
     var koreanPairs = KeyPairCounts()
@@ -111,11 +106,11 @@ public final class WrongModeLexicon: Sendable {
   private static func forEachWord(
     in path: String, _ body: (ArraySlice<UInt8>) throws -> Void
   ) throws(DictionaryError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = SystemCalls.openForReading(path)
     guard descriptor >= 0 else {
-      throw DictionaryError(path: path, reason: String(cString: strerror(errno)))
+      throw DictionaryError(path: path, reason: SystemCalls.errorText(SystemCalls.errorNumber))
     }
-    defer { close(descriptor) }
+    defer { SystemCalls.close(descriptor) }
     var block = [UInt8](repeating: 0, count: 1 << 16)
     var line: [UInt8] = []
     var lineNumber = 0
@@ -126,10 +121,12 @@ public final class WrongModeLexicon: Sendable {
       if end > 0 { try? body(line[..<end]) }
     }
     while true {
-      let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      let count = block.withUnsafeMutableBytes {
+        SystemCalls.read(descriptor, $0.baseAddress, $0.count)
+      }
       if count < 0 {
-        if errno == EINTR { continue }
-        throw DictionaryError(path: path, reason: String(cString: strerror(errno)))
+        if SystemCalls.errorNumber == SystemCalls.interrupted { continue }
+        throw DictionaryError(path: path, reason: SystemCalls.errorText(SystemCalls.errorNumber))
       }
       if count == 0 { break }
       for byte in block[..<count] {
@@ -202,7 +199,7 @@ struct KeyPairCounts {
     return counts.indices.map { index in
       let mine = (counts[index] + 0.5) / (total + 0.5 * cells)
       let theirs = (other.counts[index] + 0.5) / (other.total + 0.5 * cells)
-      return Float(log(mine / theirs))
+      return Float(SystemCalls.logarithm(mine / theirs))
     }
   }
 }

@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HangulCommandLine
 import HangulKit
 
@@ -130,7 +127,7 @@ struct HangulCompose: ParsableCommand {
   }
 
   func run() throws {
-    signal(SIGPIPE, SIG_IGN)
+    SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
     let keyboard = try compose.loadKeyboard()

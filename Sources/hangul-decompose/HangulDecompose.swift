@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HangulCommandLine
 import HangulKit
 
@@ -104,7 +101,7 @@ struct HangulDecompose: ParsableCommand {
   }
 
   func run() throws {
-    signal(SIGPIPE, SIG_IGN)
+    SystemCalls.ignoreBrokenPipeSignal()
     let diagnostics = Diagnostics(program: "hangul-decompose")
     let expectation: OutputVerifier.Expectation = to == .nfd ? .decomposed : .composed
     let verifier = verify ? try OutputVerifier(expecting: expectation) : nil

@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HangulCommandLine
 import HangulKit
 
@@ -117,7 +114,7 @@ struct HangulNormalize: ParsableCommand {
   }
 
   func run() throws {
-    signal(SIGPIPE, SIG_IGN)
+    SystemCalls.ignoreBrokenPipeSignal()
     let diagnostics = Diagnostics(program: "hangul-normalize")
     let status =
       if check { names ? try checkNames(diagnostics) : try checkText(diagnostics) } else if rename {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import HangulCommandLine
 import HangulKit
@@ -202,7 +199,7 @@ extension HangulReviews {
     }
 
     func run() throws {
-      signal(SIGPIPE, SIG_IGN)
+      SystemCalls.ignoreBrokenPipeSignal()
       let diagnostics = Diagnostics(program: "hangul-reviews")
       let errors = ErrorReport(diagnostics)
       let zone = ReviewTime.zone(timeZone)

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import ArgumentParser
 import HangulCommandLine
 import HangulKit
@@ -89,7 +86,7 @@ extension HangulReviews {
     }
 
     func run() throws {
-      signal(SIGPIPE, SIG_IGN)
+      SystemCalls.ignoreBrokenPipeSignal()
       let diagnostics = Diagnostics(program: "hangul-reviews")
       if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
       let errors = ErrorReport(diagnostics)
@@ -97,7 +94,8 @@ extension HangulReviews {
       if let rejects {
         guard let file = StandardStream.create(rejects) else {
           diagnostics.report(
-            "\(rejects): cannot create the rejects file: \(StreamError.reason(errno))")
+            "\(rejects): cannot create the rejects file: \(StreamError.reason(SystemCalls.errorNumber))"
+          )
           throw ExitCode(74)
         }
         rejectFile = RejectsFile(path: rejects, stream: file, diagnostics: diagnostics)
@@ -189,7 +187,7 @@ final class RejectsFile {
   func write(_ line: String) {
     guard !failed else { return }
     if let failure = stream.writeReportingFailure(Array((line + "\n").utf8)) {
-      fail(failure == .brokenPipe ? StreamError.reason(EPIPE) : reason(failure))
+      fail(failure == .brokenPipe ? StreamError.reason(SystemCalls.brokenPipe) : reason(failure))
     }
   }
 

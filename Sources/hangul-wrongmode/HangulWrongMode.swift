@@ -1,7 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-  import Glibc
-#endif
 import HangulCommandLine
 import HangulKit
 import HangulWrongMode
@@ -149,7 +146,7 @@ struct WrongModeCommandOptions: ParsableArguments {
   /// Runs the filter over the files; returns the exit status of the run and
   /// the number of spans found.
   func run(mode: WrongModeFilter.Mode) throws -> (Int32, Int) {
-    signal(SIGPIPE, SIG_IGN)
+    SystemCalls.ignoreBrokenPipeSignal()
     let diagnostics = Diagnostics(program: "hangul-wrongmode")
     let lexicon: WrongModeLexicon
     do {
@@ -164,7 +161,9 @@ struct WrongModeCommandOptions: ParsableArguments {
       messages: mode == .check ? StandardStream(descriptor: 1) : nil,
       report: try report.map { path in
         guard let file = StandardStream.create(path) else {
-          diagnostics.report("\(path): cannot create the report file: \(StreamError.reason(errno))")
+          diagnostics.report(
+            "\(path): cannot create the report file: \(StreamError.reason(SystemCalls.errorNumber))"
+          )
           throw ExitCode(74)
         }
         return file
@@ -193,7 +192,7 @@ struct WrongModeCommandOptions: ParsableArguments {
       spans.write(filter.findings.take(), linesBefore: 0)
     }
     if !spans.flush() {
-      diagnostics.report("cannot write the spans: \(StreamError.reason(errno))")
+      diagnostics.report("cannot write the spans: \(StreamError.reason(SystemCalls.errorNumber))")
       if status == 0 { status = 74 }
     }
     return (status, spans.count)
@@ -230,7 +229,11 @@ struct SpanWriter {
   /// closed output pipe (`check | head`) ends the messages quietly.
   mutating func flush() -> Bool {
     if !pipeClosed, let messages, !messageBuffer.isEmpty, !messages.write(messageBuffer) {
-      if errno == EPIPE { pipeClosed = true } else { failed = true }
+      if SystemCalls.errorNumber == SystemCalls.brokenPipe {
+        pipeClosed = true
+      } else {
+        failed = true
+      }
     }
     if let report, !reportBuffer.isEmpty, !report.write(reportBuffer) { failed = true }
     messageBuffer.removeAll(keepingCapacity: true)

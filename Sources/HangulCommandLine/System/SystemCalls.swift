@@ -15,11 +15,19 @@ import HangulKit
 import Synchronization
 
 /// Thin wrappers of the C library for the programs: same arguments and
-/// results, `errno` left as the call set it.
-enum SystemCalls {
+/// results, `errno` left as the call set it. `package`: the executables use
+/// them too, and import no C library of their own.
+package enum SystemCalls {
   /// `errno` of the last call that failed on this thread.
-  static var errorNumber: Int32 { errno }
+  package static var errorNumber: Int32 { errno }
   static let noEntry = ENOENT
+  /// EPIPE: the reader of a pipe went away.
+  package static let brokenPipe = EPIPE
+
+  /// Ignores SIGPIPE, so that a write to a closed pipe fails with EPIPE
+  /// (reported, or taken as the end of the output) instead of ending the
+  /// program silently: a policy of the programs, set first thing in `run`.
+  package static func ignoreBrokenPipeSignal() { _ = signal(SIGPIPE, SIG_IGN) }
 
   /// Flags of open(2).
   enum OpenFlag {

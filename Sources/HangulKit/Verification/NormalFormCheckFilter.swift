@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// `hangul-normalize --check`: reads text and writes nothing; its
 /// ``NormalFormChecker`` puts the first place of each line (or record) that
 /// is not in the form into its ``log``.
@@ -60,7 +54,7 @@ public struct NormalFormCheckFilter: ByteFilter {
     let separator = checker.separator
     var start = 0
     if !carry.isEmpty {
-      guard let end = memchr(base, Int32(separator), chunk.count) else {
+      guard let end = SystemCalls.firstByte(separator, from: base, count: chunk.count) else {
         carry.append(contentsOf: chunk)
         insideLine = true
         if carry.count > NormalizeFilter.longestHeldRun { checkCarryUpToBoundary() }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Checks that text is in a normalization form (`hangul-normalize --verify`
 /// and `--check`), with ICU's quick-check tables first and ICU itself only where they cannot
 /// decide.
@@ -214,7 +208,9 @@ public struct NormalFormChecker {
     while position < count {
       if record == reportedRecord, let base = text.baseAddress {
         // Reported already: on to the separator that ends the record.
-        if let found = memchr(base + position, Int32(separator), count - position) {
+        if let found = SystemCalls.firstByte(
+          separator, from: base + position, count: count - position)
+        {
           position = UnsafeRawPointer(found) - UnsafeRawPointer(base)
         } else {
           position = count
