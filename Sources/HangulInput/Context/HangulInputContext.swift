@@ -388,7 +388,7 @@ public struct HangulInputContext: Sendable {
   }
 
   /// The number of Unicode scalars in well-formed UTF-8.
-  static func scalarCount(_ bytes: some Collection<UInt8>) -> Int {
+  package static func scalarCount(_ bytes: some Collection<UInt8>) -> Int {
     var count = 0
     for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
     return count
