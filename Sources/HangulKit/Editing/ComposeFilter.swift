@@ -70,7 +70,7 @@ public struct ComposeFilter: ByteFilter {
   }
 
   /// What was typed and written so far: the whole log is one document.
-  public var statistics: StatisticsReport {
+  package var statistics: StatisticsReport {
     var current = recorder
     current.finishDocument(editor: editor)
     return current.report

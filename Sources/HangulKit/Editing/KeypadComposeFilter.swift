@@ -40,7 +40,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   /// What was typed and written so far: the whole log is one document.
-  public var statistics: StatisticsReport {
+  package var statistics: StatisticsReport {
     var current = recorder
     current.finishDocument(counts: counts)
     return current.report
