@@ -5,15 +5,15 @@ extension HangulInputContext {
   /// that writes out an over-long line) keeps at least these bytes. Empty but
   /// on a keypad. O(the keypad's Backspace history).
   package var rewritableText: ArraySlice<UInt8> {
-    guard let keypad else { return [] }
-    return keypadLine[keypad.rewritableStart(lineCount: keypadLine.count)...]
+    guard let start = keypad?.rewritableStart(lineCount: keypadLine.count) else { return [] }
+    return keypadLine[start...]
   }
 
   /// The bytes at the end of the committed text that the keypad's run in
   /// progress may still retype (0 with no run, and on other keyboards).
   package var runTextCount: Int {
-    guard let keypad else { return 0 }
-    return keypadLine.count - keypad.runStartInLine(lineCount: keypadLine.count)
+    guard let start = keypad?.runStartInLine(lineCount: keypadLine.count) else { return 0 }
+    return keypadLine.count - start
   }
 
   /// The presses that type `scalar` on a phone keypad: the key it labels,

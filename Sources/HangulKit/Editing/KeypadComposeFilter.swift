@@ -29,6 +29,8 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   private let maximumLineLength: Int
   private var recorder = StatisticsRecorder()
   private var counts = EditCounts()
+  /// Whether each ASCII code is a key of the keypad (under ``KeyEncoding/qwerty``).
+  private let isKey: [Bool]
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard,
@@ -37,6 +39,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
     self.keys = keys
     self.maximumLineLength = maximumLineLength
     context = HangulInputContext(keyboard: keyboard)
+    isKey = (0..<128).map { keyboard.layout.value(forKey: UInt8($0)) != 0 }
   }
 
   /// What was typed and written so far: the whole log is one document.
@@ -112,9 +115,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
     default:
       break
     }
-    if keys == .qwerty, scalar.isASCII,
-      context.keyboard.layout.value(forKey: UInt8(scalar.value)) != 0
-    {
+    if keys == .qwerty, scalar.isASCII, isKey[Int(scalar.value)] {
       recorder.current.keystrokes += 1
       press(UInt8(scalar.value))
     } else if let presses = context.keypadPresses(typing: scalar) {
