@@ -67,6 +67,20 @@ struct InputContextTests {
       ])
   }
 
+  @Test("the README's library example: labels with double stroke through the public context")
+  func readmeLibraryExample() {
+    var context = HangulInputContext(
+      keyboard: .twoSet, options: ComposerOptions(doubleStroke: true))
+    var text = ""
+    for key in "ㄱㅏㅅㅅㄷㅏ".unicodeScalars {
+      context.process(InputKey(key))
+      text += context.commitString
+    }
+    context.flush()
+    text += context.commitString
+    #expect(text == "갔다")
+  }
+
   @Test("the example is the same in the doc comment, the README and the test above")
   func exampleCopies() throws {
     func lines(_ text: Substring) -> [String] {

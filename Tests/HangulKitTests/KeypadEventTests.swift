@@ -96,4 +96,55 @@ struct KeypadEventTests {
     let lines = log.replacingOccurrences(of: "}{", with: "}\n{") + "\n"
     #expect(try events(lines, "cheonjiin", timeout: timeout).text == text)
   }
+
+  @Test(
+    "an over-long line is written out without ending the run of presses (text and event logs)",
+    arguments: ids)
+  func overLongLineKeepsTheRun(id: String) throws {
+    let keyboard = try Keyboard(id: id)
+    for seed in 1...20 {
+      var random = SeededGenerator(seed: UInt64(seed))
+      let alphabet = Array("1234567890*#\u{8}\u{200C}".unicodeScalars)
+      // A Backspace only where it undoes a press: one with nothing to undo
+      // deletes a character, which may have been written out already.
+      var presses: [Unicode.Scalar] = []
+      var undoable = 0
+      while presses.count < 400 {
+        let scalar = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+        switch scalar {
+        case "\u{8}" where undoable == 0: continue
+        case "\u{8}": undoable -= 1
+        case "\u{200C}": undoable = 0
+        // A key of the keypad can be undone; other characters are text.
+        case _ where keyboard.layout.value(forKey: UInt8(scalar.value)) != 0: undoable += 1
+        default: undoable = 0
+        }
+        presses.append(scalar)
+      }
+      let log = Array(String(String.UnicodeScalarView(presses)).utf8)
+      var unlimited = KeypadComposeFilter(
+        keys: .qwerty, keyboard: keyboard, maximumLineLength: Int.max)
+      let text = String(decoding: try unlimited.filtered(log), as: UTF8.self)
+      let names = presses.map { scalar -> String in
+        switch scalar {
+        case "\u{8}": "Backspace"
+        case "\u{200C}": "Next"
+        default: String(scalar)
+        }
+      }
+      for limit in [4, 16, 64] {
+        var limited = KeypadComposeFilter(
+          keys: .qwerty, keyboard: keyboard, maximumLineLength: limit)
+        let limitedText = String(decoding: try limited.filtered(log), as: UTF8.self)
+        #expect(limitedText == text, "text log, seed \(seed), limit \(limit)")
+        var filter = EventLogFilter(keys: .qwerty, keyboard: keyboard, maximumLineLength: limit) {
+          _ in
+        }
+        let events = try filter.filtered(Array(Self.keyEvents(names).utf8))
+        #expect(
+          String(decoding: events, as: UTF8.self) == text + "\n",
+          "event log, seed \(seed), limit \(limit)")
+      }
+    }
+  }
 }

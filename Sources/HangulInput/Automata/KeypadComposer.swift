@@ -16,7 +16,7 @@
 /// and types the run's new jamo there, so a retyped jamo joins the syllable
 /// before as if typed at once (갈 + ㅇㅇ → 갊). Each press takes O(1) time;
 /// Backspace restores the state before the last press (see ``undoPress()``).
-public struct KeypadComposer: Sendable {
+package struct KeypadComposer: Sendable {
   /// The state a Backspace goes back to, and the start of a run.
   struct Saved: Sendable {
     var syllable: CompositionState
@@ -29,7 +29,7 @@ public struct KeypadComposer: Sendable {
     var runLineCount: Int
   }
 
-  public let layout: KeyboardLayout
+  package let layout: KeyboardLayout
   private var syllable: SyllableComposer
   /// The state of the run in progress (empty: none).
   private var run: [UInt32] = []
@@ -45,9 +45,9 @@ public struct KeypadComposer: Sendable {
   /// ``LineEdit/unchangedCount`` to its end).
   package private(set) var removedBytes: [UInt8] = []
   /// The keys (ASCII codes) that type each compatibility jamo, by scalar value.
-  public let pressesByJamo: [UInt32: [UInt8]]
+  package let pressesByJamo: [UInt32: [UInt8]]
   /// The key whose first label is each scalar value (ㅣ ㆍ ㅡ ㄱ …).
-  public let keyByLabel: [UInt32: UInt8]
+  package let keyByLabel: [UInt32: UInt8]
 
   /// The 2-set keyboard without compound vowels: strokes make those.
   private static let syllableKeyboard: Keyboard = {
@@ -56,7 +56,7 @@ public struct KeypadComposer: Sendable {
     return keyboard
   }()
 
-  public init(layout: KeyboardLayout) {
+  package init(layout: KeyboardLayout) {
     self.layout = layout
     syllable = SyllableComposer(keyboard: Self.syllableKeyboard)
     var labels: [UInt32: UInt8] = [:]
@@ -112,13 +112,13 @@ public struct KeypadComposer: Sendable {
   }
 
   /// Whether nothing is being composed.
-  public var isEmpty: Bool { syllable.state.isEmpty && pending.isEmpty }
+  package var isEmpty: Bool { syllable.state.isEmpty && pending.isEmpty }
 
   /// The run state while it is not yet a jamo (천지인's ㆍ strokes).
   private var pending: [UInt32] { Self.isJamo(run) ? [] : run }
 
   /// What is being composed: the syllable, then any pending run state.
-  public var composing: [Unicode.Scalar] {
+  package var composing: [Unicode.Scalar] {
     var shown: [Unicode.Scalar] = syllable.composing.map { [$0] } ?? []
     shown += pending.compactMap(Unicode.Scalar.init)
     return shown
@@ -126,7 +126,7 @@ public struct KeypadComposer: Sendable {
 
   /// Types one key (an ASCII code); `false` when the keypad has no such key
   /// (then nothing changed). Text the press finishes is appended to `line`.
-  public mutating func press(key code: UInt8, into line: inout [UInt8]) -> Bool {
+  package mutating func press(key code: UInt8, into line: inout [UInt8]) -> Bool {
     let label = layout.value(forKey: code)
     guard label != 0 else { return false }
     save(line)
@@ -144,7 +144,7 @@ public struct KeypadComposer: Sendable {
   }
 
   /// Ends the syllable and the cycle (the next key, U+200C) and writes them.
-  public mutating func commit(into line: inout [UInt8]) {
+  package mutating func commit(into line: inout [UInt8]) {
     endRun(&line)
     if let done = syllable.commit() { append(done, to: &line) }
     history.removeAll(keepingCapacity: true)
@@ -152,20 +152,20 @@ public struct KeypadComposer: Sendable {
 
   /// Ends a multi-tap cycle (a pause): the next press starts a new run.
   /// A run that is not yet a jamo (ㆍ strokes) goes on.
-  public mutating func endCycle() {
+  package mutating func endCycle() {
     if Self.isJamo(run) { run = [] }
   }
 
   /// The presses that type a scalar: its key when it is a key's first label,
   /// else the fewest presses that type the jamo; `nil` for other scalars.
-  public func presses(typing scalar: Unicode.Scalar) -> [UInt8]? {
+  package func presses(typing scalar: Unicode.Scalar) -> [UInt8]? {
     if let key = keyByLabel[scalar.value] { return [key] }
     return pressesByJamo[scalar.value]
   }
 
   /// Undoes the last press (a tap of a cycle steps back, a stroke is taken
   /// off): `false` when no press since the last commit is left to undo.
-  public mutating func undoPress(in line: inout [UInt8]) -> Bool {
+  package mutating func undoPress(in line: inout [UInt8]) -> Bool {
     guard let saved = history.popLast() else { return false }
     syllable.restore(saved.syllable)
     cut(&line, at: saved.lineStart)
@@ -178,13 +178,13 @@ public struct KeypadComposer: Sendable {
 
   /// How many bytes at the start of the line no press can change any more
   /// (Backspace aside): the text before the run in progress.
-  public var settledCount: Int {
+  package var settledCount: Int {
     run.isEmpty ? Int.max : runLineCount
   }
 
   /// Forgets the first `count` bytes of the line (taken out by the caller)
   /// and the presses Backspace could undo.
-  public mutating func forget(firstBytes count: Int) {
+  package mutating func forget(firstBytes count: Int) {
     runLineCount = max(0, runLineCount - count)
     history.removeAll(keepingCapacity: true)
   }

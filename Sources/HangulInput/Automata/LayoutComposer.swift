@@ -11,11 +11,11 @@
 ///
 /// A key that types a symbol ends the syllable and writes the symbol. Each key
 /// and each Backspace takes O(1) time.
-public struct LayoutComposer: Sendable {
-  public let layout: KeyboardLayout
-  public let options: ComposerOptions
+package struct LayoutComposer: Sendable {
+  package let layout: KeyboardLayout
+  package let options: ComposerOptions
   /// The syllable being composed.
-  public internal(set) var buffer = LayoutBuffer()
+  package internal(set) var buffer = LayoutBuffer()
   /// What each key types: its value, and its kind in the low bits of a
   /// second table (so that the automaton classifies a key with one load).
   private let keyValues: [UInt32]
@@ -29,7 +29,7 @@ public struct LayoutComposer: Sendable {
     (0x1167, 0x1175, 0x1168), (0x116A, 0x1175, 0x116B), (0x116F, 0x1175, 0x1170),
   ]
 
-  public init(layout: KeyboardLayout, options: ComposerOptions = ComposerOptions()) {
+  package init(layout: KeyboardLayout, options: ComposerOptions = ComposerOptions()) {
     var layout = layout
     if options.extendedVowels {
       for (first, second, result) in Self.extendedVowels {
@@ -47,7 +47,7 @@ public struct LayoutComposer: Sendable {
   @inline(__always) public var isEmpty: Bool { buffer.isEmpty }
 
   /// The text of the syllable being composed.
-  public var composing: [Unicode.Scalar] {
+  package var composing: [Unicode.Scalar] {
     var bytes: [UInt8] = []
     buffer.write(into: &bytes)
     return Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)
@@ -57,7 +57,7 @@ public struct LayoutComposer: Sendable {
   /// Returns `false` when the keyboard does not take the key; then the
   /// syllable has been written and the key is text.
   @inline(__always)
-  public mutating func press(key code: UInt8, into line: inout some ByteAppending) -> Bool {
+  package mutating func press(key code: UInt8, into line: inout some ByteAppending) -> Bool {
     guard code < 128 else { return pressJamo(0, into: &line) }
     let value = keyValues[Int(code)]
     switch layout.type {
@@ -70,18 +70,18 @@ public struct LayoutComposer: Sendable {
 
   /// Ends the syllable and writes it.
   @inline(__always)
-  public mutating func commit(into line: inout some ByteAppending) {
+  package mutating func commit(into line: inout some ByteAppending) {
     if !buffer.isEmpty { buffer.write(into: &line) }
     buffer.clear()
   }
 
   /// Undoes the last step (see ``LayoutBuffer/undo()``); `false` when there was none.
-  public mutating func undoStep() -> Bool {
+  package mutating func undoStep() -> Bool {
     buffer.undo()
   }
 
   /// Restores a state saved from ``buffer`` (to undo whole keystrokes).
-  public mutating func restore(_ saved: LayoutBuffer) {
+  package mutating func restore(_ saved: LayoutBuffer) {
     buffer = saved
   }
 

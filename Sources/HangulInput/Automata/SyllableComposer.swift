@@ -14,16 +14,16 @@
 ///     // text == "달가"
 ///
 /// Each key and each Backspace takes O(1) time.
-public struct SyllableComposer: Sendable {
-  public let keyboard: Keyboard
-  public let options: ComposerOptions
+package struct SyllableComposer: Sendable {
+  package let keyboard: Keyboard
+  package let options: ComposerOptions
   /// The rules, apart from the state they act on (so that a run of keys can
   /// keep the state in a local).
   package let machine: Machine
   /// The syllable being composed.
-  public private(set) var state = CompositionState()
+  package private(set) var state = CompositionState()
 
-  public init(keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions()) {
+  package init(keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions()) {
     self.keyboard = keyboard
     self.options = options
     machine = Machine(
@@ -32,36 +32,36 @@ public struct SyllableComposer: Sendable {
   }
 
   /// What the syllable being composed shows now, or `nil` when nothing is being composed.
-  public var composing: Unicode.Scalar? {
+  package var composing: Unicode.Scalar? {
     machine.table.text(initial: state.initialCode, vowel: state.vowelCode, final: state.finalCode)
   }
 
   /// Ends the syllable being composed and returns its text.
   @inline(__always)
-  public mutating func commit() -> Unicode.Scalar? {
+  package mutating func commit() -> Unicode.Scalar? {
     machine.commit(&state)
   }
 
   /// Restores a state saved from ``state`` (used to undo whole keystrokes).
-  public mutating func restore(_ saved: CompositionState) {
+  package mutating func restore(_ saved: CompositionState) {
     state = saved
   }
 
   /// Undoes one composition step (뷁 → 뷀 → 붸 → 부 → ㅂ → nothing); returns
   /// `false` when nothing was being composed.
-  public mutating func undoStep() -> Bool {
+  package mutating func undoStep() -> Bool {
     state.undoStep()
   }
 
   /// Types one key: a jamo that one key types (not a compound such as ㅘ or ㄳ:
   /// type their ``Jamo/keys`` instead). Returns the syllable this key finished, if any.
   @inline(__always)
-  public mutating func press(_ key: Jamo) -> Unicode.Scalar? {
+  package mutating func press(_ key: Jamo) -> Unicode.Scalar? {
     machine.press(key, &state)
   }
 
   /// Types any jamo, splitting compounds into their keys, and returns what was committed.
-  public mutating func type(_ jamo: Jamo) -> [Unicode.Scalar] {
+  package mutating func type(_ jamo: Jamo) -> [Unicode.Scalar] {
     jamo.keys.compactMap { press($0) }
   }
 

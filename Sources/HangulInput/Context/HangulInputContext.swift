@@ -210,7 +210,7 @@ public struct HangulInputContext: Sendable {
       }
       return layout.undoStep()
     case .keypad:
-      return editKeypadLine { composer, line in composer.undoPress(in: &line) }
+      return editKeypadLine { composer, line in composer?.undoPress(in: &line) ?? false }
     }
   }
 
@@ -306,15 +306,16 @@ public struct HangulInputContext: Sendable {
   }
 
   private mutating func processOnKeypad(_ key: InputKey) -> Bool {
-    guard let keypad else { return false }
+    // The keypad is read in place (`keypad?.`): binding it with `guard let`
+    // would copy all of it, tables included, on every press.
     if let code = key.ascii {
-      guard keypad.layout.value(forKey: code) != 0 else { return notTaken() }
-      return editKeypadLine { composer, line in composer.press(key: code, into: &line) }
+      guard let label = keypad?.layout.value(forKey: code), label != 0 else { return notTaken() }
+      return editKeypadLine { composer, line in composer?.press(key: code, into: &line) ?? false }
     }
-    guard let scalar = Unicode.Scalar(key.value), let presses = keypad.presses(typing: scalar)
+    guard let scalar = Unicode.Scalar(key.value), let presses = keypad?.presses(typing: scalar)
     else { return notTaken() }
     return editKeypadLine { composer, line in
-      for code in presses { _ = composer.press(key: code, into: &line) }
+      for code in presses { _ = composer?.press(key: code, into: &line) }
       return true
     }
   }
@@ -323,17 +324,17 @@ public struct HangulInputContext: Sendable {
   /// line this call's edit: the scalars it cut from what the caller has, and
   /// what it wrote after them. Returns what `change` returned.
   private mutating func editKeypadLine(
-    _ change: (inout KeypadComposer, inout [UInt8]) -> Bool
+    _ change: (inout KeypadComposer?, inout [UInt8]) -> Bool
   ) -> Bool {
-    // Taken out while it changes, so that its storage stays uniquely referenced.
-    guard var composer = keypad.take() else { return false }
-    let before = keypadLine.count
-    composer.beginEdit(lineCount: before)
-    let result = change(&composer, &keypadLine)
+    // Changed and read in place (`keypad?.`): taking it out of the
+    // optional or binding it copies all of it, tables included.
+    guard keypad != nil else { return false }
+    keypad?.beginEdit(lineCount: keypadLine.count)
+    let result = change(&keypad, &keypadLine)
+    guard let edit = keypad?.edit, let removed = keypad?.removedBytes else { return result }
     // The new text after the unchanged start, less what it shares with the
     // text it replaces (a retyped syllable that comes out the same).
-    let unchanged = composer.edit.unchangedCount
-    let removed = composer.removedBytes
+    let unchanged = edit.unchangedCount
     var common = 0
     while common < min(removed.count, keypadLine.count - unchanged),
       removed[common] == keypadLine[unchanged + common]
@@ -346,9 +347,8 @@ public struct HangulInputContext: Sendable {
     {
       common -= 1  // back to the start of a scalar
     }
-    deleteCount = composer.edit.removedScalars - Self.scalarCount(removed[..<common])
+    deleteCount = edit.removedScalars - Self.scalarCount(removed[..<common])
     commitUTF8.append(contentsOf: keypadLine[(unchanged + common)...])
-    keypad = composer
     trimKeypadLine()
     return result
   }
@@ -356,9 +356,9 @@ public struct HangulInputContext: Sendable {
   /// Drops the start of the keypad's line that no press or Backspace can
   /// change any more, once the line has grown (amortized O(1) per press).
   private mutating func trimKeypadLine() {
-    guard keypadLine.count > 1024, let keypad else { return }
-    let settled = keypad.rewritableStart(lineCount: keypadLine.count)
-    guard settled > 0 else { return }
+    guard keypadLine.count > 1024,
+      let settled = keypad?.rewritableStart(lineCount: keypadLine.count), settled > 0
+    else { return }
     keypadLine.removeSubrange(..<settled)
     self.keypad?.dropLineStart(settled)
   }
@@ -388,7 +388,7 @@ public struct HangulInputContext: Sendable {
   }
 
   /// The number of Unicode scalars in well-formed UTF-8.
-  static func scalarCount(_ bytes: some Collection<UInt8>) -> Int {
+  package static func scalarCount(_ bytes: some Collection<UInt8>) -> Int {
     var count = 0
     for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
     return count

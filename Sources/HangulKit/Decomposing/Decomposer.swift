@@ -60,7 +60,8 @@ public struct Decomposer: Sendable {
   }
 
   /// Decomposes one unit of input, passing each unit of output to `emit`.
-  public mutating func decompose(_ unit: DecodedUnit, _ emit: (DecodedUnit) throws -> Void) rethrows
+  package mutating func decompose(_ unit: DecodedUnit, _ emit: (DecodedUnit) throws -> Void)
+    rethrows
   {
     var bytes: [UInt8] = []
     decompose(unit, into: &bytes)
@@ -69,7 +70,7 @@ public struct Decomposer: Sendable {
   }
 
   /// Decomposes one unit of input, appending the output's UTF-8 to `output`.
-  public mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
+  package mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
     if isPlain, form.isKeystrokes, readsAsSyllable(unit, into: &output) { return }
     guard case .scalar(let scalar) = unit else {
       previousHangul = nil

@@ -35,7 +35,7 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
   }
 
   /// Keystrokes and characters of the text read so far.
-  public var statistics: TypingStatistics { composer.statistics.total }
+  package var statistics: TypingStatistics { composer.statistics.total }
 
   public mutating func beginInput(named name: String) {
     inner.beginInput(named: name)

@@ -47,7 +47,7 @@ public struct LayoutDecomposer: Sendable {
   }
 
   /// Decomposes one unit of input, appending the output's UTF-8 to `output`.
-  public mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
+  package mutating func decompose(_ unit: DecodedUnit, into output: inout [UInt8]) {
     guard case .scalar(let scalar) = unit else {
       simulator = fresh
       if case .invalidByte(let byte) = unit { output.append(byte) }

@@ -119,13 +119,9 @@ package struct DocumentEditor: Sendable {
       deleteBeforeCursor(backTo: max(0, cursorColumn - context.deleteCount))
     }
     guard !context.commitUTF8.isEmpty else { return }
-    let flushes = counts.linesFlushed
     var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&bytes) { append(scalar) }
-    // Text flushed from an over-long line can no longer change: a keypad
-    // must not retype it, so its syllable ends there (as in the text filter).
-    if counts.linesFlushed != flushes, context.automaton.rewritesCommittedText { commit() }
   }
 
   /// Inserts a character that is not a key at the cursor: it ends the
@@ -372,6 +368,12 @@ package struct DocumentEditor: Sendable {
       let isInitial = (0x1100...0x1112).contains(last.value)
       let isOpenSyllable = HangulSyllable(last)?.finalIndex == 0
       if isInitial || isOpenSyllable { keep = 1 }
+    }
+    // What a keypad may still take back (its run retyped, a press undone)
+    // stays too, so the run goes on as it would without the limit.
+    if context.automaton.rewritesCommittedText {
+      let rewritable = HangulInputContext.scalarCount(context.rewritableText)
+      keep = max(keep, min(rewritable, current.headCount))
     }
     for line in linesAbove {
       line.write(to: &output)

@@ -147,7 +147,7 @@ public struct EventLogFilter: ByteFilter {
 
   /// Statistics per document (for documents with a `"doc"`, with
   /// ``includesStatistics``) and in total.
-  public var statistics: StatisticsReport {
+  package var statistics: StatisticsReport {
     var current = recorder
     if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
     return current.report

@@ -18,13 +18,19 @@
 /// Time is O(n) in the input; memory is bounded by the line limit.
 public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   public let keys: KeyEncoding
-  private var composer: KeypadComposer
+  /// The input context that types the presses; the filter applies its
+  /// edits (scalars taken back, then text committed) to ``line``.
+  private var context: HangulInputContext
+  /// The line so far (the syllable being composed aside), from after the
+  /// last text written out.
   private var line: [UInt8] = []
   private var stream = UTF8Stream()
   private var literalPending = false
   private let maximumLineLength: Int
   private var recorder = StatisticsRecorder()
   private var counts = EditCounts()
+  /// Whether each ASCII code is a key of the keypad (under ``KeyEncoding/qwerty``).
+  private let isKey: [Bool]
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard,
@@ -32,11 +38,12 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   ) {
     self.keys = keys
     self.maximumLineLength = maximumLineLength
-    composer = KeypadComposer(layout: keyboard.layout)
+    context = HangulInputContext(keyboard: keyboard)
+    isKey = (0..<128).map { keyboard.layout.value(forKey: UInt8($0)) != 0 }
   }
 
   /// What was typed and written so far: the whole log is one document.
-  public var statistics: StatisticsReport {
+  package var statistics: StatisticsReport {
     var current = recorder
     current.finishDocument(counts: counts)
     return current.report
@@ -45,7 +52,7 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   /// The text of the current line so far, the syllable being composed included.
   package var pendingText: [UInt8] {
     var text = line
-    for scalar in composer.composing { text.append(contentsOf: Self.bytes(of: scalar)) }
+    context.writePreedit(into: &text)
     return text
   }
 
@@ -108,15 +115,33 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
     default:
       break
     }
-    if let presses = presses(for: scalar) {
-      for key in presses { _ = composer.press(key: key, into: &line) }
+    if keys == .qwerty, scalar.isASCII, isKey[Int(scalar.value)] {
+      recorder.current.keystrokes += 1
+      press(UInt8(scalar.value))
+    } else if let presses = context.keypadPresses(typing: scalar) {
+      for key in presses { press(key) }
       recorder.current.keystrokes += presses.count
     } else {
       recorder.current.keystrokes += 1
       commit()
       insert(scalar)
     }
-    if line.count > maximumLineLength { flush(into: &output) }
+    if line.count > maximumLineLength { writeSettled(into: &output) }
+  }
+
+  /// Presses a key of the keypad.
+  private mutating func press(_ key: UInt8) {
+    let taken = context.process(InputKey(ascii: key))
+    assert(taken, "a key of the keypad's layout")
+    applyEdit()
+  }
+
+  /// Applies what the context's last call did to the line: deletes the
+  /// scalars it took back (which ``writeSettled(into:)`` kept in the line),
+  /// then appends what it committed.
+  private mutating func applyEdit() {
+    for _ in 0..<context.deleteCount { line.removeLastCharacter() }
+    line.append(contentsOf: context.commitUTF8)
   }
 
   /// Appends text: a conjoining vowel or final composes with the text before
@@ -144,33 +169,47 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   /// Takes out the start of the line that no press can change any more
   /// (Backspace aside), forgetting what Backspace could undo.
   package mutating func takeSettled() -> [UInt8] {
-    var count = min(composer.settledCount, line.count)
-    // A last ᄀ or 가 stays: a conjoining vowel or final may still join it.
+    let count = settledCount(keepingAtLeast: context.runTextCount)
+    guard count > 0 else { return [] }
+    let settled = Array(line[..<count])
+    line.removeSubrange(..<count)
+    context.settle(keepingLast: line.count)
+    return settled
+  }
+
+  /// How many bytes at the start of the line can be written out when the
+  /// last `kept` stay: also a last ᄀ or 가 stays, as a conjoining vowel or
+  /// final may still join it.
+  private func settledCount(keepingAtLeast kept: Int) -> Int {
+    var count = line.count - min(kept, line.count)
     if count >= 3, let last = Array(line[(count - 3)..<count]).lastThreeByteScalar(),
       HangulNormalization.composition(of: last, 0x1161) != nil
         || HangulNormalization.composition(of: last, 0x11A8) != nil
     {
       count -= 3
     }
-    guard count > 0 else { return [] }
-    let settled = Array(line[..<count])
-    line.removeSubrange(..<count)
-    composer.forget(firstBytes: count)
-    return settled
+    return count
   }
 
-  /// The keys a scalar presses, or `nil` when it is text.
-  func presses(for scalar: Unicode.Scalar) -> [UInt8]? {
-    if keys == .qwerty, scalar.isASCII, composer.layout.value(forKey: UInt8(scalar.value)) != 0 {
-      return [UInt8(scalar.value)]
-    }
-    return composer.presses(typing: scalar)
+  /// Writes out the start of an over-long line, keeping what a press or a
+  /// Backspace may still take back, so that the run of presses goes on and
+  /// the output is what it would be without the limit.
+  private mutating func writeSettled(into output: inout [UInt8]) {
+    let count = settledCount(keepingAtLeast: context.rewritableText.count)
+    guard count > 0 else { return }
+    let written = Array(line[..<count])
+    recorder.count(output: written)
+    output.append(contentsOf: written)
+    line.removeSubrange(..<count)
   }
 
   /// Undoes one press; with none left since the last commit, deletes the
   /// last character of the line (never the newline before it).
   private mutating func backspace() {
-    if composer.undoPress(in: &line) { return }
+    if context.backspace() {
+      applyEdit()
+      return
+    }
     commit()
     // One whole character, as on the other keyboards: a syllable block of
     // conjoining jamo goes whole, a byte that is not UTF-8 alone.
@@ -178,7 +217,8 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   private mutating func commit() {
-    composer.commit(into: &line)
+    context.flush()
+    applyEdit()
   }
 
   private mutating func flush(into output: inout [UInt8]) {

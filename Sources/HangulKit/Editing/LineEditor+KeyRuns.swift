@@ -41,12 +41,13 @@ extension LineEditor {
     _ chunk: UnsafeBufferPointer<UInt8>, from start: Int, actions: [UInt8],
     scratch: inout [UInt8]
   ) -> (end: Int, keystrokes: Int) {
+    guard !undoesKeystrokes else { return (start, 0) }
     // What one input byte can write at most: a syllable of three conjoining
     // jamo and a symbol on a layout keyboard; a syllable and a byte on 2-set.
     let bytesPerInputByte = context.automaton.writesConjoiningJamo ? 16 : 4
     let room = (maximumLineLength - line.count) / bytesPerInputByte
     let end = min(chunk.count, start + min(room, Self.keyRunLength))
-    guard end > start, !undoesKeystrokes, let input = chunk.baseAddress else { return (start, 0) }
+    guard end > start, let input = chunk.baseAddress else { return (start, 0) }
     // A table entry stores its bytes as one 4-byte word: room for the last one.
     let needed = (end - start) * bytesPerInputByte + 4
     if scratch.count < needed { scratch = [UInt8](repeating: 0, count: needed) }

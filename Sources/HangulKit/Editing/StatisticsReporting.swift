@@ -1,5 +1,5 @@
 /// A filter that keeps typing statistics (`--stats`).
-public protocol StatisticsReporting {
+package protocol StatisticsReporting {
   /// Statistics per document and in total, so far.
   var statistics: StatisticsReport { get }
 }
@@ -8,9 +8,9 @@ extension ComposeFilter: StatisticsReporting {}
 extension EventLogFilter: StatisticsReporting {}
 
 extension NormalizingFilter: StatisticsReporting where Inner: StatisticsReporting {
-  public var statistics: StatisticsReport { inner.statistics }
+  package var statistics: StatisticsReport { inner.statistics }
 }
 
 extension VerifyingFilter: StatisticsReporting where Inner: StatisticsReporting {
-  public var statistics: StatisticsReport { inner.statistics }
+  package var statistics: StatisticsReport { inner.statistics }
 }

@@ -8,36 +8,36 @@
 /// newline it types a character (`ㄱㅏ` then Enter: 3 keys, 2 characters,
 /// KSPC 1.50). The newline that the text output adds after a document that
 /// does not end with one is not part of its text and is not counted.
-public struct TypingStatistics: Sendable, Equatable {
+package struct TypingStatistics: Sendable, Equatable {
   /// The document's `"doc"` value, or `nil` for the total and logs without one.
-  public var document: String?
-  public var keystrokes = 0
-  public var backspaces = 0
+  package var document: String?
+  package var keystrokes = 0
+  package var backspaces = 0
   /// Backspaces that found nothing to undo or delete.
-  public var backspacesWithoutEffect = 0
+  package var backspacesWithoutEffect = 0
   /// Of those, the ones that could not reach text already flushed from a
   /// line longer than `--max-line`.
-  public var backspacesBlockedByFlush = 0
-  public var characters = 0
-  public var syllables = 0
+  package var backspacesBlockedByFlush = 0
+  package var characters = 0
+  package var syllables = 0
   /// The `"t"` of the first and last event that had one, in milliseconds.
-  public var firstTime: Double?
-  public var lastTime: Double?
+  package var firstTime: Double?
+  package var lastTime: Double?
   /// The summed typing time of the documents (the total only).
   private var summedTime: Double?
 
-  public init(document: String? = nil) {
+  package init(document: String? = nil) {
     self.document = document
   }
 
   /// Keystrokes per character written.
-  public var keystrokesPerCharacter: Double? {
+  package var keystrokesPerCharacter: Double? {
     characters > 0 ? Double(keystrokes) / Double(characters) : nil
   }
 
   /// Milliseconds from the first to the last timed event (`nil` also when
   /// that is past what a double holds: times of ±1e308).
-  public var typingTime: Double? {
+  package var typingTime: Double? {
     let time: Double
     if let summedTime {
       time = summedTime
@@ -50,7 +50,7 @@ public struct TypingStatistics: Sendable, Equatable {
 
   /// Characters written per minute of typing time (`nil` when the time is
   /// too short for the rate to be a double: a span of 1e-300 ms).
-  public var charactersPerMinute: Double? {
+  package var charactersPerMinute: Double? {
     guard let typingTime, typingTime > 0 else { return nil }
     let rate = Double(characters) / (typingTime / 60_000)
     return rate.isFinite ? rate : nil
@@ -84,21 +84,21 @@ public struct TypingStatistics: Sendable, Equatable {
 }
 
 /// Statistics per document and in total.
-public struct StatisticsReport: Sendable, Equatable {
+package struct StatisticsReport: Sendable, Equatable {
   /// One entry per document that had a `"doc"`.
-  public var documents: [TypingStatistics]
-  public var total: TypingStatistics
+  package var documents: [TypingStatistics]
+  package var total: TypingStatistics
   /// The typing time of each document that had one, in order (so that a
   /// sum over pieces adds them as one run does, in the same order).
   var documentTimes: [Double] = []
 
-  public init(documents: [TypingStatistics], total: TypingStatistics) {
+  package init(documents: [TypingStatistics], total: TypingStatistics) {
     self.documents = documents
     self.total = total
   }
 
   /// An empty report: no documents, all totals 0.
-  public init() {
+  package init() {
     self.init(documents: [], total: TypingStatistics())
   }
 
@@ -110,7 +110,7 @@ public struct StatisticsReport: Sendable, Equatable {
   ///     whole.append(firstPiece.statistics)
   ///
   /// O(documents of `later`).
-  public mutating func append(_ later: StatisticsReport) {
+  package mutating func append(_ later: StatisticsReport) {
     documents += later.documents
     total.addCounts(of: later.total)
     for time in later.documentTimes { total.addTime(time) }
@@ -118,7 +118,7 @@ public struct StatisticsReport: Sendable, Equatable {
   }
 
   /// An aligned table, one row per document and a total row.
-  public var text: String {
+  package var text: String {
     let hasTime = total.typingTime != nil
     var header = ["document", "keys", "backspaces", "no effect", "characters", "syllables", "KSPC"]
     if hasTime { header += ["time (s)", "CPM"] }
@@ -151,13 +151,13 @@ public struct StatisticsReport: Sendable, Equatable {
   }
 
   /// One JSON object: `{"documents":[…],"total":{…}}`.
-  public var json: String {
+  package var json: String {
     func object(_ entry: TypingStatistics) -> String { entry.json(includingDocument: true) }
     return "{\"documents\":[" + documents.map(object).joined(separator: ",") + "],\"total\":"
       + object(total) + "}\n"
   }
 
-  public static func format(_ value: Double?, digits: Int = 2) -> String {
+  package static func format(_ value: Double?, digits: Int = 2) -> String {
     guard let value else { return "-" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
@@ -182,7 +182,7 @@ public struct StatisticsReport: Sendable, Equatable {
 extension TypingStatistics {
   /// The figures as one JSON object, `{"keys":…,"backspaces":…,…}`, with
   /// `"doc"` first when asked for and known.
-  public func json(includingDocument: Bool) -> String {
+  package func json(includingDocument: Bool) -> String {
     let entry = self
     var members: [String] = []
     if includingDocument, let document {

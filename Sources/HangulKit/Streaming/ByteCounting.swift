@@ -4,9 +4,9 @@
 ///     Array("a\nb\n".utf8).withUnsafeBufferPointer { ByteCounting.count(0x0A, in: $0) }  // 2
 ///
 /// Time is O(n) with one vector compare and add per sixteen bytes.
-public enum ByteCounting {
+package enum ByteCounting {
   /// How many times `byte` occurs in `bytes`.
-  public static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  package static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     let raw = UnsafeRawPointer(base)
     let count = bytes.count

@@ -3,7 +3,7 @@
 ///
 /// Throws ``StreamError/brokenPipe`` when the reader has gone away and
 /// ``StreamError/cannotWrite(reason:)`` for any other failure.
-public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(StreamError) {
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(StreamError) {
   var offset = 0
   while offset < bytes.count {
     let written = SystemCalls.write(

@@ -97,7 +97,7 @@ struct FileMapping {
 ///
 /// ``message(forFaultAt:)`` reads only atomics and the messages they point
 /// to, made before the mapping is used: nothing in it allocates or locks.
-public enum MappedFileFaults {
+package enum MappedFileFaults {
   /// How many mappings are in use (taken while a slot is claimed or given back).
   private static let claims = Mutex(0)
   /// How many mappings are in use, for the handler.
@@ -117,13 +117,13 @@ public enum MappedFileFaults {
 
   /// Makes what ``message(forFaultAt:)`` reads, so that a handler that
   /// calls it never initializes anything: call it before installing one.
-  public static func prepare() {
+  package static func prepare() {
     _ = slots.count
   }
 
   /// Whether any file is mapped now (a fault outside every slot may still
   /// be in a mapping that got none). Safe in a signal handler.
-  public static var anyFileIsMapped: Bool { mappedCount.load(ordering: .acquiring) > 0 }
+  package static var anyFileIsMapped: Bool { mappedCount.load(ordering: .acquiring) > 0 }
 
   /// Counts in the mapping at `address` (`length` bytes) of the file called
   /// `name`. Returns its slot (-1: none free).
@@ -146,7 +146,7 @@ public enum MappedFileFaults {
   /// The message (`NAME: the file changed while it was read` and a newline)
   /// of the mapping that holds `address`, if it has a slot. Safe in a
   /// signal handler once ``prepare()`` was called.
-  public static func message(forFaultAt address: UInt) -> UnsafePointer<CChar>? {
+  package static func message(forFaultAt address: UInt) -> UnsafePointer<CChar>? {
     for slot in slots {
       let start = slot.start.load(ordering: .acquiring)
       guard start != 0, start <= address, address < slot.end.load(ordering: .relaxed) else {

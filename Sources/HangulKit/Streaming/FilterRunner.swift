@@ -22,24 +22,24 @@
 /// each file that is not UTF-8 is reported as a warning (the bytes still pass
 /// through). Memory: one block of ``blockSize`` bytes (a mapped file: the
 /// pages of the piece being filtered) plus what the filter holds.
-public struct FilterRunner: Sendable {
+package struct FilterRunner: Sendable {
   /// The inputs, in order, as the exact bytes given; `-` is standard input.
-  public var paths: [FilePath]
+  package var paths: [FilePath]
   /// Where the output goes.
-  public var outputDescriptor: Int32
+  package var outputDescriptor: Int32
   /// The size of each read(2), and of the blocks a mapped file is taken in.
-  public var blockSize: Int
+  package var blockSize: Int
   /// The encoding of the inputs when it is not UTF-8, as ICU names converters (`cp949`).
-  public var inputEncoding: String?
+  package var inputEncoding: String?
   /// Whether a large regular file may be mapped into memory rather than
   /// read (it saves the kernel's copy of every byte). A file that someone
   /// truncates while it is mapped raises SIGBUS, which ends the process
   /// unless it handles it: set this only when the process has a handler
   /// (the programs' `MappedInputGuard`, which names the file with
   /// ``MappedFileFaults``). `false`: every file is read with read(2).
-  public var mapsInputs: Bool
+  package var mapsInputs: Bool
 
-  public init(
+  package init(
     paths: [FilePath], outputDescriptor: Int32 = 1, blockSize: Int = 128 * 1024,
     inputEncoding: String? = nil, mapsInputs: Bool = false
   ) {
@@ -53,7 +53,7 @@ public struct FilterRunner: Sendable {
   /// Runs `filter` over the inputs; returns how the run ended. `report` receives
   /// each error message (without the program name); `afterBlock`, if given,
   /// sees the filter after each block (for a progress line).
-  public func run<Filter: ByteFilter>(
+  package func run<Filter: ByteFilter>(
     _ filter: inout Filter, report: (String) -> Void, afterBlock: ((Filter) -> Void)? = nil
   ) -> RunOutcome {
     var outcome = RunOutcome.completed

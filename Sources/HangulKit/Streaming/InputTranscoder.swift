@@ -14,20 +14,20 @@ internal import CICU
 /// sequence that the encoding does not have is copied through unchanged and
 /// counted in ``invalidSequences``, so nothing is lost. Time is O(n); memory
 /// is one buffer of 64 Ki UTF-16 units.
-public final class InputTranscoder {
+package final class InputTranscoder {
   /// An encoding that ICU does not know.
-  public struct UnknownEncoding: Error, CustomStringConvertible {
-    public var name: String
-    public var description: String {
+  package struct UnknownEncoding: Error, CustomStringConvertible {
+    package var name: String
+    package var description: String {
       "unknown encoding '\(name)'; name one that ICU's converters know, such as "
         + "cp949, euc-kr, utf-16, utf-16le, utf-16be or iso-8859-1"
     }
   }
 
   /// ICU's name of the encoding (`cp949` is `windows-949-2000`).
-  public let encodingName: String
+  package let encodingName: String
   /// Byte sequences not in the encoding, copied through, since the last ``reset()``.
-  public private(set) var invalidSequences = 0
+  package private(set) var invalidSequences = 0
 
   private let converter: UnsafeMutableRawPointer
   private var units: [UInt16]
@@ -48,7 +48,7 @@ public final class InputTranscoder {
     return codePage949Names.contains(key) ? "windows-949-2000" : name
   }
 
-  public init(encoding: String) throws(UnknownEncoding) {
+  package init(encoding: String) throws(UnknownEncoding) {
     var error: Int32 = 0
     guard let converter = cicu_converter_open(Self.converterName(encoding), &error) else {
       throw UnknownEncoding(name: encoding)
@@ -67,14 +67,14 @@ public final class InputTranscoder {
   }
 
   /// Forgets a character cut off at the end of the last input; starts counting anew.
-  public func reset() {
+  package func reset() {
     cicu_converter_reset(converter)
     invalidSequences = 0
     pendingHighSurrogate = nil
   }
 
   /// Converts `chunk`, appending UTF-8 to `output`; `isLast` ends the input.
-  public func transcode(
+  package func transcode(
     _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, into output: inout [UInt8]
   ) {
     let empty: [UInt8] = [0]

@@ -38,42 +38,42 @@
 /// Time: O(n) over `jobs` threads. Memory: at most 2 pieces per thread in
 /// flight, each at most ``pieceSize`` + ``boundaryReach`` bytes, their
 /// outputs, and one filter each.
-public struct ParallelFilterRunner: Sendable {
+package struct ParallelFilterRunner: Sendable {
   /// The inputs, in order, as the exact bytes given; `-` is standard input.
-  public var paths: [FilePath]
+  package var paths: [FilePath]
   /// How many threads; 0 means one per online processor. At most one per
   /// online processor and one per piece run (``threadCount``).
-  public var jobs: Int
+  package var jobs: Int
   /// The byte that ends a line (or record): pieces are cut after it.
-  public var separator: UInt8
+  package var separator: UInt8
   /// The size each piece aims at.
-  public var pieceSize: Int
+  package var pieceSize: Int
   /// How far past ``pieceSize`` a piece looks for the end of its line
   /// (record) before it ends inside it.
-  public var boundaryReach = 256 * 1024
+  package var boundaryReach = 256 * 1024
   /// Where the output goes.
-  public var outputDescriptor: Int32
+  package var outputDescriptor: Int32
   /// The encoding of the inputs when it is not UTF-8 (runs on one thread).
-  public var inputEncoding: String?
+  package var inputEncoding: String?
   /// The size of ``FilterRunner``'s reads, whose boundaries the sample of a
   /// byte that is not UTF-8 stops at (so the encoding guessed from it agrees).
-  public var blockSize: Int
+  package var blockSize: Int
   /// Whether ``PiecePlace/outputLinesBefore`` is counted (a pass over the output).
-  public var countsOutputLines = false
+  package var countsOutputLines = false
   /// Whether regular files may be mapped rather than read, as
   /// ``FilterRunner/mapsInputs`` says: only when the process handles SIGBUS.
-  public var mapsInputs = false
+  package var mapsInputs = false
   /// Called on the calling thread just before a run starts its worker
   /// threads (not for a run on one thread): where a program sets what is
   /// the process's to set (the programs' allocator settings).
-  public var willStartThreads: (@Sendable () -> Void)?
+  package var willStartThreads: (@Sendable () -> Void)?
   /// Where in a line its document's name is, for inputs whose pieces should
   /// begin with a document (event logs): a piece then starts, where it can,
   /// at a line whose name differs from the one of the line with a name
   /// before it, within 256 KiB after its size.
-  public var documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
+  package var documentKey: (@Sendable (UnsafeBufferPointer<UInt8>) -> Range<Int>?)?
 
-  public init(
+  package init(
     paths: [FilePath], jobs: Int, separator: UInt8 = 0x0A, pieceSize: Int = 2 << 20,
     outputDescriptor: Int32 = 1, inputEncoding: String? = nil, blockSize: Int = 128 * 1024
   ) {
@@ -88,19 +88,19 @@ public struct ParallelFilterRunner: Sendable {
 
   /// The number of threads `jobs` asks for, at most the online processors
   /// (0: as many). A run starts no more threads than it has pieces either.
-  public var threadCount: Int {
+  package var threadCount: Int {
     let processors = max(1, SystemCalls.onlineProcessors)
     return jobs > 0 ? min(jobs, processors) : processors
   }
 
   /// Whether the inputs run on several threads (else as ``FilterRunner``
   /// does), for a run whose pieces end at separators.
-  public var runsInParallel: Bool { runsInParallel(findingBoundaries: false) }
+  package var runsInParallel: Bool { runsInParallel(findingBoundaries: false) }
 
   /// Whether the inputs run on several threads, for a run whose pieces end
   /// at separators or, `findingBoundaries`, where a ``PieceBoundaryFinder``
   /// says (files then need not end with the separator).
-  public func runsInParallel(findingBoundaries: Bool) -> Bool {
+  package func runsInParallel(findingBoundaries: Bool) -> Bool {
     guard let (files, _) = plan(findingBoundaries: findingBoundaries) else { return false }
     for file in files { SystemCalls.close(file.descriptor) }
     return true
@@ -130,7 +130,7 @@ public struct ParallelFilterRunner: Sendable {
   /// ended, as ``FilterRunner/run(_:report:afterBlock:)`` does. `report`
   /// receives each error message, in input order. An error thrown by
   /// `makeFilter` stops the run (``RunStop/other(_:)``).
-  public func run<Filter: ByteFilter>(
+  package func run<Filter: ByteFilter>(
     makeFilter: () throws -> Filter, report: (String) -> Void
   ) -> RunOutcome {
     run(makeFilter: makeFilter, merge: { _, _, _ in }, report: report)
@@ -158,7 +158,7 @@ public struct ParallelFilterRunner: Sendable {
   ///
   /// On one thread the single filter gets `merge(filter, start, true)` once
   /// at the end.
-  public func run<Filter: ByteFilter>(
+  package func run<Filter: ByteFilter>(
     makeFilter: () throws -> Filter,
     boundaries: (@Sendable () -> any PieceBoundaryFinder<Filter.ResumePoint>)? = nil,
     continues: ((Filter, Filter) -> Bool)? = nil,
@@ -258,18 +258,18 @@ public struct ParallelFilterRunner: Sendable {
 /// stands in the inputs, for moving the line numbers of what it found.
 /// Records are what end with the runner's separator (lines, or NUL-ended
 /// records).
-public struct PiecePlace: Sendable, Equatable {
+package struct PiecePlace: Sendable, Equatable {
   /// Records of all inputs before the piece.
-  public var recordsBefore = 0
+  package var recordsBefore = 0
   /// Records of all inputs before the input the piece is in.
-  public var inputStartRecord = 0
+  package var inputStartRecord = 0
   /// Newlines written before the filter's output (when the runner counts them).
-  public var outputLinesBefore = 0
+  package var outputLinesBefore = 0
 
-  public init() {}
+  package init() {}
 
   /// Records of its own input before the piece: what its line numbers move by.
-  public var recordsBeforeInInput: Int { recordsBefore - inputStartRecord }
+  package var recordsBeforeInInput: Int { recordsBefore - inputStartRecord }
 }
 
 extension FilterRunner {

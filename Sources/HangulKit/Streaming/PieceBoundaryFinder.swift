@@ -14,7 +14,7 @@
 /// piece after it itself, and the runner then calls ``stopGuessing()``.
 ///
 /// Time: O(n) over the whole file, on the thread that cuts the pieces.
-public protocol PieceBoundaryFinder<ResumePoint> {
+package protocol PieceBoundaryFinder<ResumePoint> {
   /// What a filter needs to begin a piece at a boundary (its
   /// ``ByteFilter/ResumePoint``).
   associatedtype ResumePoint: Sendable
@@ -43,9 +43,9 @@ public protocol PieceBoundaryFinder<ResumePoint> {
 }
 
 extension PieceBoundaryFinder {
-  public mutating func stopGuessing() {}
+  package mutating func stopGuessing() {}
 
-  public mutating func stopGuessing(resumingFrom point: ResumePoint) {
+  package mutating func stopGuessing(resumingFrom point: ResumePoint) {
     stopGuessing()
   }
 }

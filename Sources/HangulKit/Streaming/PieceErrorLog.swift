@@ -9,9 +9,9 @@
 ///     let unshown = log.drain(shift: 120) { print($0) }
 ///
 /// Memory: at most ``limit`` errors.
-public final class PieceErrorLog {
+package final class PieceErrorLog {
   /// How many errors are kept between drains (no more are ever shown).
-  public let limit: Int
+  package let limit: Int
   private var kept: [(error: PositionedError, input: Int)] = []
   private var dropped = 0
   /// The index of the input being read among those the filter began.
@@ -21,18 +21,18 @@ public final class PieceErrorLog {
 
   /// A log that keeps `limit` errors between drains or, with `immediate`,
   /// passes each error on at once (a run on one thread streams its errors).
-  public init(limit: Int = 100, immediate: ((PositionedError) -> Void)? = nil) {
+  package init(limit: Int = 100, immediate: ((PositionedError) -> Void)? = nil) {
     self.limit = limit
     self.immediate = immediate
   }
 
   /// Notes that the filter began its next input.
-  public func beginInput() {
+  package func beginInput() {
     inputIndex += 1
   }
 
   /// Keeps an error (or counts it, past the limit).
-  public func add(_ error: PositionedError) {
+  package func add(_ error: PositionedError) {
     if let immediate { return immediate(error) }
     if kept.count < limit {
       kept.append((error, max(inputIndex, 0)))
@@ -44,7 +44,7 @@ public final class PieceErrorLog {
   /// Hands the errors kept since the last drain to `report`, the lines of
   /// those in the filter's first input moved by `shift`; returns how many
   /// more there were. O(errors).
-  public func drain(shift: Int, report: (PositionedError) -> Void) -> Int {
+  package func drain(shift: Int, report: (PositionedError) -> Void) -> Int {
     for (error, input) in kept {
       var moved = error
       if input == 0 { moved.line += shift }
@@ -63,26 +63,26 @@ public final class PieceErrorLog {
 ///     var filter = ErrorLoggingFilter(log: log, EventLogFilter { log.add($0) })
 ///
 /// O(1) per chunk on top of the filter.
-public struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilterWrapper {
-  public var inner: Inner
-  public let log: PieceErrorLog
+package struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  package var inner: Inner
+  package let log: PieceErrorLog
 
-  public init(log: PieceErrorLog, _ inner: Inner) {
+  package init(log: PieceErrorLog, _ inner: Inner) {
     self.log = log
     self.inner = inner
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     log.beginInput()
     inner.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     log.beginInput()
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
     log.beginInput()
     inner.beginPiece(named: name, resumingAt: point)
   }

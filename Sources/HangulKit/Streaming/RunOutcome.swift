@@ -8,7 +8,7 @@
 ///     case .stopped(let reason): print(reason)
 ///     case .completedSkippingInputs: break  // "in.txt: No such file or directory" was reported
 ///     }
-public enum RunOutcome: Sendable, Equatable {
+package enum RunOutcome: Sendable, Equatable {
   /// Every input was read through the filter and its output written.
   case completed
   /// Some inputs could not be opened (each was reported and skipped); the
@@ -18,11 +18,11 @@ public enum RunOutcome: Sendable, Equatable {
   case stopped(RunStop)
 
   /// Whether the run read every input and wrote all its output.
-  public var isCompleted: Bool { self == .completed }
+  package var isCompleted: Bool { self == .completed }
 }
 
 /// Why a run stopped before its end.
-public enum RunStop: Error, Sendable, Equatable {
+package enum RunStop: Error, Sendable, Equatable {
   /// Reading an input or writing the output failed, an input changed while
   /// it was read, or the reader of the output went away
   /// (``StreamError/brokenPipe``, which is not reported).

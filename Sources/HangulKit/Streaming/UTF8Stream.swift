@@ -1,6 +1,6 @@
 /// One unit of a byte stream read as UTF-8: a scalar, or a byte that is not
 /// part of any well-formed sequence.
-public enum DecodedUnit: Equatable, Sendable {
+package enum DecodedUnit: Equatable, Sendable {
   case scalar(Unicode.Scalar)
   case invalidByte(UInt8)
 }
@@ -19,15 +19,15 @@ public enum DecodedUnit: Equatable, Sendable {
 ///     // units == [.scalar("가"), .invalidByte(0xFF)]
 ///
 /// Decoding is O(n) in the bytes; the carried state is at most 3 bytes.
-public struct UTF8Stream: Sendable {
+package struct UTF8Stream: Sendable {
   private var carry: [UInt8] = []
 
-  public init() {}
+  package init() {}
 
   /// Whether a sequence cut off at the end of the last chunk is waiting.
-  public var isCarrying: Bool { !carry.isEmpty }
+  package var isCarrying: Bool { !carry.isEmpty }
   /// How many more bytes the sequence that is waiting needs (0 when none waits).
-  public var bytesNeeded: Int {
+  package var bytesNeeded: Int {
     guard let lead = carry.first else { return 0 }
     let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
     return max(length - carry.count, 1)
@@ -83,7 +83,7 @@ public struct UTF8Stream: Sendable {
   /// Decodes `chunk`, calling `body` for each complete unit. With `isLast`
   /// a sequence cut off at the end comes out as invalid bytes.
   @inlinable
-  public mutating func decode(
+  package mutating func decode(
     _ chunk: UnsafeBufferPointer<UInt8>, isLast: Bool, _ body: (DecodedUnit) throws -> Void
   ) rethrows {
     var position = try finishCarry(chunk, isLast: isLast, body)
@@ -115,7 +115,7 @@ public struct UTF8Stream: Sendable {
   }
 
   /// Decodes `bytes` as one chunk.
-  public mutating func decode(
+  package mutating func decode(
     _ bytes: [UInt8], isLast: Bool, _ body: (DecodedUnit) throws -> Void
   ) rethrows {
     try bytes.withUnsafeBufferPointer { try decode($0, isLast: isLast, body) }

@@ -11,17 +11,17 @@
 /// checked eight ASCII bytes or one sequence at a time and lines and columns
 /// are counted afterwards over what passed, a word at a time; memory is constant apart from a short sample kept for
 /// ``InvalidByte/sample``.
-public struct UTF8Validator: Sendable {
+package struct UTF8Validator: Sendable {
   /// Where the stream first stops being UTF-8.
-  public struct InvalidByte: Equatable, Sendable {
-    public var line: Int
-    public var column: Int
-    public var byte: UInt8
+  package struct InvalidByte: Equatable, Sendable {
+    package var line: Int
+    package var column: Int
+    package var byte: UInt8
     /// The bytes from the invalid one on (up to 1 KiB of the same chunk), to guess the encoding.
-    public var sample: [UInt8]
+    package var sample: [UInt8]
   }
 
-  public private(set) var firstInvalid: InvalidByte?
+  package private(set) var firstInvalid: InvalidByte?
   private var line = 1
   /// Characters before the next one on its line.
   private var column = 0
@@ -34,14 +34,14 @@ public struct UTF8Validator: Sendable {
   private var sequenceColumn = 0
   private var sequenceLead: UInt8 = 0
 
-  public init() {}
+  package init() {}
 
   /// Whether no sequence begun in the chunks scanned so far is waiting for
   /// its continuation bytes.
   var isBetweenSequences: Bool { expected == 0 }
 
   /// Scans the next chunk of the stream.
-  public mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
+  package mutating func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
     guard firstInvalid == nil, let base = chunk.baseAddress else { return }
     let count = chunk.count
     // A sequence begun in the last chunk is finished byte by byte.
@@ -227,7 +227,7 @@ public struct UTF8Validator: Sendable {
   /// that decoded it): it may finish a sequence open from the chunk before
   /// and leave one open at its end, and is valid otherwise. Only its lines
   /// and the characters of its last line are counted, a word at a time.
-  public mutating func skipValid(_ chunk: UnsafeBufferPointer<UInt8>) {
+  package mutating func skipValid(_ chunk: UnsafeBufferPointer<UInt8>) {
     guard firstInvalid == nil, let base = chunk.baseAddress else { return }
     var start = 0
     if expected > 0 {
@@ -265,7 +265,7 @@ public struct UTF8Validator: Sendable {
   }
 
   /// Ends the stream: a sequence cut off at its end is invalid.
-  public mutating func finish() {
+  package mutating func finish() {
     if firstInvalid == nil, expected > 0 {
       firstInvalid = InvalidByte(
         line: sequenceLine, column: sequenceColumn, byte: sequenceLead, sample: [sequenceLead])
@@ -285,7 +285,7 @@ extension UTF8Validator.InvalidByte {
   /// An encoding the bytes read well in, to suggest to the user: `utf-16` after
   /// a UTF-16 byte order mark, `cp949` (which includes EUC-KR) when the sample
   /// converts from it without a fault, else `nil`.
-  public var likelyEncoding: String? {
+  package var likelyEncoding: String? {
     if line == 1, column == 1,
       sample.starts(with: [0xFF, 0xFE]) || sample.starts(with: [0xFE, 0xFF])
     {
@@ -305,7 +305,7 @@ extension UTF8Validator.InvalidByte {
   }
 
   /// The warning a program writes: where, which byte, and what to do.
-  public func warning(file: String) -> String {
+  package func warning(file: String) -> String {
     let hex = String(byte, radix: 16, uppercase: true)
     var text =
       "\(file):\(line):\(column): warning: byte 0x\(hex.count < 2 ? "0" + hex : hex) is not UTF-8"

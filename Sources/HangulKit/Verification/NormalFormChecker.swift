@@ -128,7 +128,7 @@ public struct NormalFormChecker {
 
   /// What the line of ``firstProblem`` moves by when this checker's first
   /// piece stands at `place` in a parallel run.
-  public func problemShift(at place: PiecePlace) -> Int {
+  package func problemShift(at place: PiecePlace) -> Int {
     firstProblemInput == 0 ? place.recordsBeforeInInput : 0
   }
 

@@ -79,7 +79,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
   /// What the line of ``firstDisagreement`` moves by when this filter's
   /// first piece stands at `place` in a parallel run (whose runner counts
   /// output lines).
-  public func disagreementShift(at place: PiecePlace) -> Int {
+  package func disagreementShift(at place: PiecePlace) -> Int {
     firstDisagreementInput == 0
       ? place.outputLinesBefore - place.inputStartRecord
       : place.outputLinesBefore - place.recordsBefore
