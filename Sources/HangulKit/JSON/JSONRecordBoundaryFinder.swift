@@ -43,19 +43,29 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
   private var counted = 0
   private var line = 1
   private var column = 1
-  private var inString = false
-  private var escaped = false
-  private var depth = 0
-  private var topIsObject = false
-  private var topLine = 1
-  private var topColumn = 1
-  /// Whether the container at depth 2 is an envelope's records member.
-  private var inRecordsMember = false
-  /// Whether the next string of the top-level object is a member name.
-  private var expectsName = false
-  private var readingName = false
-  private var name: [UInt8] = []
-  private var nameMatches = false
+  /// Whether the scan is inside a string, and just after its backslash.
+  private var string = (isOpen: false, escaped: false)
+  /// How deep the scan is, and what the top-level value is and where it starts.
+  private var top = Top()
+  /// The top-level object's member names, read to find the records member.
+  private var member = MemberName()
+
+  private struct Top {
+    var depth = 0
+    var isObject = false
+    var line = 1
+    var column = 1
+  }
+
+  private struct MemberName {
+    /// Whether the container at depth 2 is an envelope's records member.
+    var inRecords = false
+    /// Whether the next string of the top-level object is a member name.
+    var isExpected = false
+    var isBeingRead = false
+    var bytes: [UInt8] = []
+    var matches = false
+  }
   private var point = JSONRecordSplitter.ResumePoint(
     offset: 0, line: 1, column: 1, lineHasContent: false, container: .none)
 
@@ -92,10 +102,10 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
     case .none:
       break
     case .array(let line, let column):
-      (finder.depth, finder.topLine, finder.topColumn) = (1, line, column)
+      (finder.top.depth, finder.top.line, finder.top.column) = (1, line, column)
     case .envelope(let line, let column):
-      (finder.depth, finder.topIsObject, finder.inRecordsMember) = (2, true, true)
-      (finder.topLine, finder.topColumn) = (line, column)
+      (finder.top.depth, finder.top.isObject, finder.member.inRecords) = (2, true, true)
+      (finder.top.line, finder.top.column) = (line, column)
     }
     self = finder
   }
@@ -127,15 +137,15 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
       counted = 3
     }
     while index < count {
-      if inString {
-        if escaped {
-          escaped = false
-          if readingName { appendName(bytes[index]) }
+      if string.isOpen {
+        if string.escaped {
+          string.escaped = false
+          if member.isBeingRead { appendName(bytes[index]) }
           index += 1
           continue
         }
         let stop = Self.quoteOrBackslash(in: bytes, from: index)
-        if readingName {
+        if member.isBeingRead {
           for offset in index..<stop { appendName(bytes[offset]) }
         }
         guard stop < count else {
@@ -144,15 +154,15 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
         }
         let byte = bytes[stop]
         if byte == UInt8(ascii: "\\") {
-          escaped = true
-          if readingName { appendName(byte) }
+          string.escaped = true
+          if member.isBeingRead { appendName(byte) }
           index = stop + 1
           continue
         }
-        inString = false
-        if readingName {
-          readingName = false
-          nameMatches = name == recordsFieldBytes
+        string.isOpen = false
+        if member.isBeingRead {
+          member.isBeingRead = false
+          member.matches = member.bytes == recordsFieldBytes
         }
         index = stop + 1
         continue
@@ -166,39 +176,39 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
       var lineHasContent = true
       switch byte {
       case UInt8(ascii: "\""):
-        inString = true
-        if depth == 1, topIsObject, expectsName {
-          readingName = true
-          name.removeAll(keepingCapacity: true)
+        string.isOpen = true
+        if top.depth == 1, top.isObject, member.isExpected {
+          member.isBeingRead = true
+          member.bytes.removeAll(keepingCapacity: true)
         }
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-        if depth == 1 {
-          topIsObject = byte == UInt8(ascii: "{")
-          expectsName = topIsObject
-          (topLine, topColumn) = place(at: start + index - 1, in: bytes, startingAt: start)
-        } else if depth == 2 {
-          inRecordsMember = topIsObject && byte == UInt8(ascii: "[") && nameMatches
+        top.depth += 1
+        if top.depth == 1 {
+          top.isObject = byte == UInt8(ascii: "{")
+          member.isExpected = top.isObject
+          (top.line, top.column) = place(at: start + index - 1, in: bytes, startingAt: start)
+        } else if top.depth == 2 {
+          member.inRecords = top.isObject && byte == UInt8(ascii: "[") && member.matches
         }
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        guard depth > 0 else { break }
-        depth -= 1
-        if depth == 0 { container = JSONRecordSplitter.ResumePoint.Container.none }
-        if depth == 1 { inRecordsMember = false }
+        guard top.depth > 0 else { break }
+        top.depth -= 1
+        if top.depth == 0 { container = JSONRecordSplitter.ResumePoint.Container.none }
+        if top.depth == 1 { member.inRecords = false }
       case UInt8(ascii: ","):
-        if depth == 1 {
-          if topIsObject {
-            expectsName = true
+        if top.depth == 1 {
+          if top.isObject {
+            member.isExpected = true
           } else {
-            container = .array(line: topLine, column: topColumn)
+            container = .array(line: top.line, column: top.column)
           }
-        } else if depth == 2, inRecordsMember {
-          container = .envelope(line: topLine, column: topColumn)
+        } else if top.depth == 2, member.inRecords {
+          container = .envelope(line: top.line, column: top.column)
         }
       case UInt8(ascii: ":"):
-        if depth == 1 { expectsName = false }
+        if top.depth == 1 { member.isExpected = false }
       case 0x0A:
-        if depth == 0 {
+        if top.depth == 0 {
           container = JSONRecordSplitter.ResumePoint.Container.none
           lineHasContent = false
         }
@@ -298,7 +308,7 @@ package struct JSONRecordBoundaryFinder: PieceBoundaryFinder, Sendable {
 
   private mutating func appendName(_ byte: UInt8) {
     // A longer name is not the records field's: one byte past it is enough to tell.
-    if name.count <= recordsFieldBytes.count { name.append(byte) }
+    if member.bytes.count <= recordsFieldBytes.count { member.bytes.append(byte) }
   }
 
   /// The line and column of the file offset `offset` (in `bytes`, which
