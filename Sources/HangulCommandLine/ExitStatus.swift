@@ -41,3 +41,38 @@ extension StreamError {
     }
   }
 }
+
+extension FileRenamer.Event {
+  /// 0 for a rename, 65 for a name left alone (it is data the program
+  /// would not change), 66 for a path that cannot be reached, 74 for a
+  /// rename or a directory read that failed.
+  package var exitStatus: Int32 {
+    switch self {
+    case .renamed: 0
+    case .collision, .notUTF8, .notOneName: 65
+    case .cannotOpen: 66
+    case .failed: 74
+    }
+  }
+}
+
+extension KeyboardFileError {
+  /// A bad keyboard is bad usage (sysexits EX_USAGE).
+  package var exitStatus: Int32 { 64 }
+}
+
+extension VerificationTally {
+  /// The status after `--verify` of a run that ended with `status`: 65 (bad
+  /// data) when a span disagreed with ICU and the run had no worse error.
+  package func status(after status: Int32, report: (String) -> Void) -> Int32 {
+    reportDisagreements(report: report) && status == 0 ? 65 : status
+  }
+
+  /// The status after `hangul-normalize --verify`: 65 when the output is
+  /// not in `form` and the run had no worse error.
+  package func status(after status: Int32, form: ICUNormalizer.Form, report: (String) -> Void)
+    -> Int32
+  {
+    reportProblems(form: form, report: report) && status == 0 ? 65 : status
+  }
+}

@@ -54,7 +54,10 @@ extension HangulNormalize {
   func checkNames(_ diagnostics: Diagnostics) throws -> Int32 {
     let form = form ?? .nfc
     var checker = try FileNameChecker(form: form)
-    let (status, notInForm) = checker.check(files, report: diagnostics.report)
+    let outcome = checker.check(files, report: diagnostics.report)
+    // 74 for a directory that could not be read, 66 for a path not there.
+    let status: Int32 = outcome.unreadable > 0 ? 74 : outcome.unreachable > 0 ? 66 : 0
+    let notInForm = outcome.notInForm
     let name = form.name.uppercased()
     if notInForm == 0 {
       // A PATH that could not be read was not checked: say so, not "all".

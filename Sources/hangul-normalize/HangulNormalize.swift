@@ -152,7 +152,9 @@ struct HangulNormalize: ParsableCommand {
     }
     var renamed = 0
     var listFailure: StreamError?
-    var status = renamer.rename(files) { event in
+    var status: Int32 = 0
+    renamer.rename(files) { event in
+      status = max(status, event.exitStatus)
       guard case .renamed = event else {
         diagnostics.report(event.message)
         return true

@@ -18,9 +18,6 @@ public struct KeyboardFileError: Error, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  /// A bad keyboard is bad usage (sysexits EX_USAGE).
-  public var exitStatus: Int32 { 64 }
-
   public var description: String {
     line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
   }

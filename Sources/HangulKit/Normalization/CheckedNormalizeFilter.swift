@@ -63,21 +63,9 @@ extension VerificationTally {
     add(checker.firstProblem, count: checker.problemCount, shift: checker.problemShift(at: place))
   }
 
-  /// The `--verify` outcome of hangul-normalize (the form names the problems).
-  public func status(after status: Int32, form: ICUNormalizer.Form, report: (String) -> Void)
-    -> Int32
-  {
-    self.status(
-      after: status, more: "more places are not \(form.name.uppercased())", report: report)
+  /// Reports the `--verify` outcome of hangul-normalize (the form names
+  /// the problems); returns whether any place was not in the form.
+  package func reportProblems(form: ICUNormalizer.Form, report: (String) -> Void) -> Bool {
+    reportProblems(more: "more places are not \(form.name.uppercased())", report: report)
   }
-}
-
-/// Reports the outcome of `hangul-normalize --verify`; returns the exit
-/// status (65 when the output is not in the form and the run had no worse error).
-public func verificationStatus(
-  of filter: CheckedNormalizeFilter, after status: Int32, report: (String) -> Void
-) -> Int32 {
-  var tally = VerificationTally()
-  tally.add(filter, at: PiecePlace())
-  return tally.status(after: status, form: filter.inner.normalizer.form, report: report)
 }

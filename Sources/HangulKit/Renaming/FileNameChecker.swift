@@ -4,7 +4,7 @@
 /// ``NormalFormChecker`` as the first segment not in the form.
 ///
 ///     var checker = try FileNameChecker(form: .nfc)
-///     let (status, found) = checker.check(["Downloads"]) { print($0) }
+///     let outcome = checker.check(["Downloads"]) { print($0) }
 ///     // Downloads/한.txt: not NFC: "한" (U+1112 U+1161 U+11AB)
 ///
 /// A name that is not UTF-8 cannot be in the form and is reported as such.
@@ -25,32 +25,40 @@ public struct FileNameChecker {
     checker.recordProblem = { [found] in found.message = String(decoding: $2, as: UTF8.self) }
   }
 
+  /// What a check found: names not in the form, and the walk's own troubles.
+  public struct Outcome: Equatable, Sendable {
+    /// Names not in the form.
+    public var notInForm = 0
+    /// Paths that could not be reached.
+    public var unreachable = 0
+    /// Directories that could not be read.
+    public var unreadable = 0
+  }
+
   /// Reports, for each path and everything below a directory, each name not
-  /// in the form as `PATH: not NFC: …`, and each path that cannot be read.
-  /// Returns the walk's status (66 for a path that cannot be reached, 74
-  /// for a directory that cannot be read, else 0) and how many names are
-  /// not in the form.
-  public mutating func check(_ paths: [FilePath], report: (String) -> Void) -> (
-    status: Int32, notInForm: Int
-  ) {
-    var notInForm = 0
-    var status: Int32 = 0
+  /// in the form as `PATH: not NFC: …`, and each path that cannot be read;
+  /// returns how many of each there were.
+  public mutating func check(_ paths: [FilePath], report: (String) -> Void) -> Outcome {
+    var outcome = Outcome()
     let (renamer, form) = (renamer, renamer.normalizer.form.name.uppercased())
-    _ = renamer.rename(paths) { event in
+    renamer.rename(paths) { event in
       switch event {
       case .renamed(let path, _, _), .collision(let path, _, _), .notOneName(let path, _):
-        notInForm += 1
+        outcome.notInForm += 1
         report("\(path): \(problem(inNameOf: path))")
       case .notUTF8(let path):
-        notInForm += 1
+        outcome.notInForm += 1
         report("\(path): not \(form): the name is not UTF-8")
-      case .cannotOpen, .failed:
-        status = max(status, event.status)
+      case .cannotOpen:
+        outcome.unreachable += 1
+        report(event.message)
+      case .failed:
+        outcome.unreadable += 1
         report(event.message)
       }
       return true
     }
-    return (status, notInForm)
+    return outcome
   }
 
   /// The checker's message for the last name of `path` (a name the renamer

@@ -34,20 +34,10 @@ public struct FileRenamer {
     case notUTF8(path: FilePath)
     /// Left alone: the normalized name is not a single name.
     case notOneName(path: FilePath, newName: [UInt8])
-    /// A path that cannot be reached (status 66).
+    /// A path that cannot be reached.
     case cannotOpen(path: FilePath, reason: String)
-    /// A rename or a directory read failed (status 74).
+    /// A rename or a directory read failed.
     case failed(path: FilePath, reason: String)
-
-    /// The exit status this event calls for (0 for a rename).
-    public var status: Int32 {
-      switch self {
-      case .renamed: 0
-      case .collision, .notUTF8, .notOneName: 65
-      case .cannotOpen: 66
-      case .failed: 74
-      }
-    }
 
     /// How the program reports it: `old → new (code points old → new)` for
     /// a rename, a message otherwise. Paths are shown as
@@ -104,13 +94,11 @@ public struct FileRenamer {
   /// first (most components; paths of the same depth in the order given);
   /// `report` gets each event as it happens and returns whether to go on
   /// (false: stop at once, when the list of renames cannot be written).
-  /// Returns the exit status: the highest one of the events (65 for a name
-  /// left alone, 66 for a path that does not exist, 74 for a failed rename).
-  public func rename(_ paths: [FilePath], report: (Event) -> Bool) -> Int32 {
-    var status: Int32 = 0
+  /// What the events mean to a program (its exit status) is the program's
+  /// to say.
+  public func rename(_ paths: [FilePath], report: (Event) -> Bool) {
     var stopped = false
     let note: (Event) -> Bool = { event in
-      status = max(status, event.status)
       stopped = stopped || !report(event)
       return !stopped
     }
@@ -120,7 +108,6 @@ public struct FileRenamer {
     for (_, path) in deepestFirst where !stopped {
       renamePath(path, report: note)
     }
-    return status
   }
 
   /// Whether `path` names no entry of a directory (`/`, `.`, `..`, or

@@ -424,9 +424,10 @@ package struct VerificationTally: Sendable {
     first = problem
   }
 
-  /// Reports the first problem and how many more there were, as
-  /// ``verificationStatus(of:after:report:)`` does (`more` names them).
-  package func status(after status: Int32, more: String, report: (String) -> Void) -> Int32 {
+  /// Reports the first problem and how many more there were (`more` names
+  /// them); returns whether there was any. What that means to a program
+  /// (its exit status) is the program's to say.
+  package func reportProblems(more: String, report: (String) -> Void) -> Bool {
     var found = false
     if let firstOverlongRun {
       report(
@@ -438,7 +439,7 @@ package struct VerificationTally: Sendable {
       if count > 1 { report("\(count - 1) \(more)") }
       found = true
     }
-    return found && status == 0 ? 65 : status
+    return found
   }
 }
 
@@ -453,19 +454,9 @@ extension VerificationTally {
       shift: filter.disagreementShift(at: place))
   }
 
-  /// The `--verify` outcome of the composing and decomposing programs.
-  package func status(after status: Int32, report: (String) -> Void) -> Int32 {
-    self.status(after: status, more: "more spans disagree with ICU", report: report)
+  /// Reports the `--verify` outcome of the composing and decomposing
+  /// programs; returns whether any span disagreed with ICU.
+  package func reportDisagreements(report: (String) -> Void) -> Bool {
+    reportProblems(more: "more spans disagree with ICU", report: report)
   }
-}
-
-/// Reports the outcome of `--verify` after a run: the first disagreement with
-/// its place and how many more there were. Returns the exit status: 65 when
-/// something disagreed and the run had no worse error.
-package func verificationStatus<Inner>(
-  of filter: VerifyingFilter<Inner>, after status: Int32, report: (String) -> Void
-) -> Int32 {
-  var tally = VerificationTally()
-  tally.add(filter, at: PiecePlace())
-  return tally.status(after: status, report: report)
 }
