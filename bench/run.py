@@ -451,17 +451,7 @@ def jobs_section(options, work, ours, inputs):
                 data = f.read()
             cut = data.rfind(b"\n") + 1
             data = data[:cut] or data
-            with open(path, "wb") as f:
-                written = 0
-                while written < target:
-                    piece = data[: target - written]
-                    if len(piece) < len(data):
-                        # The file ends with a whole line (an event log's last line must be whole JSON).
-                        piece = piece[: piece.rfind(b"\n") + 1]
-                        f.write(piece)
-                        break
-                    f.write(piece)
-                    written += len(piece)
+            write_repeated(data, path, target)
             # The system writes the new file out now, not during the first timed runs.
             os.sync()
         digests = set()
@@ -491,6 +481,22 @@ def jobs_section(options, work, ours, inputs):
     parallel_recipes(options, work, ours, inputs)
 
 
+def write_repeated(data, path, target):
+    """Writes `data` (whole lines) over and over to `path` until `target`
+    bytes, the last copy cut after a newline: the file ends with a whole
+    line (an event log's last line must be whole JSON)."""
+    with open(path, "wb") as f:
+        written = 0
+        while written < target:
+            piece = data[: target - written]
+            if len(piece) < len(data):
+                piece = piece[: piece.rfind(b"\n") + 1]
+                f.write(piece)
+                break
+            f.write(piece)
+            written += len(piece)
+
+
 def parallel_recipes(options, work, ours, inputs):
     """GNU parallel's ways of cutting one file (--pipe, --pipe-part) and many
     files (one job a file) against --jobs 2, both cores, on the same input,
@@ -503,16 +509,7 @@ def parallel_recipes(options, work, ours, inputs):
     with open(inputs["text"], "rb") as f:
         data = f.read()
     data = data[: data.rfind(b"\n") + 1]
-    with open(path, "wb") as f:
-        written = 0
-        while written < target:
-            piece = data[: target - written]
-            if len(piece) < len(data):
-                piece = piece[: piece.rfind(b"\n") + 1]
-                f.write(piece)
-                break
-            f.write(piece)
-            written += len(piece)
+    write_repeated(data, path, target)
     # The same bytes as eight files, for the one-job-a-file recipes.
     parts = []
     with open(path, "rb") as f:

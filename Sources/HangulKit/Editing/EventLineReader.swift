@@ -462,26 +462,12 @@ struct EventLineReader {
     default:
       // The lead of a sequence: how many bytes follow, and the range of the next.
       token.sequenceColumn = column
-      token.lowest = 0x80
-      token.highest = 0xBF
-      switch byte {
-      case 0xC2...0xDF: token.continuation = 1
-      case 0xE0:
-        token.continuation = 2
-        token.lowest = 0xA0
-      case 0xED:
-        token.continuation = 2
-        token.highest = 0x9F
-      case 0xE1...0xEF: token.continuation = 2
-      case 0xF0:
-        token.continuation = 3
-        token.lowest = 0x90
-      case 0xF4:
-        token.continuation = 3
-        token.highest = 0x8F
-      case 0xF1...0xF3: token.continuation = 3
-      default: return syntaxError("invalid UTF-8 in a string", at: column)
+      guard let lead = UTF8Lead(byte) else {
+        return syntaxError("invalid UTF-8 in a string", at: column)
       }
+      token.continuation = lead.following
+      token.lowest = lead.secondLow
+      token.highest = lead.secondHigh
       hold(byte)
     }
   }

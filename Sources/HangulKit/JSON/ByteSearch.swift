@@ -83,4 +83,21 @@ enum ByteSearch {
     }
     return count
   }
+
+  /// How many characters start in `base[from..<end]`: the bytes that are
+  /// not UTF-8 continuation bytes (10xxxxxx), eight at a time.
+  static func characterCount(in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    var position = from
+    var characters = 0
+    while position + 8 <= end {
+      let word = ByteSearch.word(base, at: position)
+      characters += 8 - (word & ~(word << 1) & ByteSearch.highBits).nonzeroBitCount
+      position += 8
+    }
+    while position < end {
+      if base[position] & 0xC0 != 0x80 { characters += 1 }
+      position += 1
+    }
+    return characters
+  }
 }

@@ -17,20 +17,10 @@ extension JSONRecordSplitter {
     /// The column (in characters) of the byte at `index` of the chunk,
     /// which is on the current line. O(bytes since the last column asked for).
     mutating func column(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-      var position = max(anchorOffset - chunkStart, 0)
+      let position = max(anchorOffset - chunkStart, 0)
       guard position < index, let base = bytes.baseAddress else { return anchorColumn }
       assert(index <= bytes.count, "the byte is in the chunk (or just after it)")
-      var column = anchorColumn
-      // Every byte but a continuation byte (10xxxxxx) starts a character: eight at a time.
-      while position + 8 <= index {
-        let word = ByteSearch.word(base, at: position)
-        column += 8 - (word & ~(word << 1) & ByteSearch.highBits).nonzeroBitCount
-        position += 8
-      }
-      while position < index {
-        if base[position] & 0xC0 != 0x80 { column += 1 }
-        position += 1
-      }
+      let column = anchorColumn + ByteSearch.characterCount(in: base, from: position, to: index)
       anchorOffset = chunkStart + index
       anchorColumn = column
       return column

@@ -73,26 +73,13 @@ extension JSONRecordSplitter {
             continue
           }
         }
-        switch byte {
-        case 0xC2...0xDF: lexer.utf8Needed = 1
-        case 0xE0:
-          lexer.utf8Needed = 2
-          lexer.utf8Low = 0xA0
-        case 0xE1...0xEC, 0xEE, 0xEF: lexer.utf8Needed = 2
-        case 0xED:
-          lexer.utf8Needed = 2
-          lexer.utf8High = 0x9F
-        case 0xF0:
-          lexer.utf8Needed = 3
-          lexer.utf8Low = 0x90
-        case 0xF1...0xF3: lexer.utf8Needed = 3
-        case 0xF4:
-          lexer.utf8Needed = 3
-          lexer.utf8High = 0x8F
-        default:
+        guard let lead = UTF8Lead(byte) else {
           return stringFailure(
             "invalid UTF-8: \(Self.describe(bytes, at: index))", at: index, in: bytes)
         }
+        lexer.utf8Needed = lead.following
+        lexer.utf8Low = lead.secondLow
+        lexer.utf8High = lead.secondHigh
         index += 1
         continue
       }

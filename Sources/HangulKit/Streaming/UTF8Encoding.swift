@@ -1,3 +1,31 @@
+/// What the lead byte of a UTF-8 sequence says of the bytes after it: how
+/// many continuation bytes follow, and the range the first of them must be
+/// in (narrower after E0, ED, F0 and F4, which rules out overlong forms,
+/// surrogates and values past U+10FFFF); `nil` for a byte that cannot lead
+/// a sequence of two or more. Unicode's table 3-7, in one place for the
+/// readers that take UTF-8 a byte at a time.
+///
+///     UTF8Lead(0xED)   // following 2, second byte 0x80...0x9F
+struct UTF8Lead {
+  let following: Int
+  let secondLow: UInt8
+  let secondHigh: UInt8
+
+  @inline(__always)
+  init?(_ lead: UInt8) {
+    switch lead {
+    case 0xC2...0xDF: (following, secondLow, secondHigh) = (1, 0x80, 0xBF)
+    case 0xE0: (following, secondLow, secondHigh) = (2, 0xA0, 0xBF)
+    case 0xED: (following, secondLow, secondHigh) = (2, 0x80, 0x9F)
+    case 0xE1...0xEF: (following, secondLow, secondHigh) = (2, 0x80, 0xBF)
+    case 0xF0: (following, secondLow, secondHigh) = (3, 0x90, 0xBF)
+    case 0xF1...0xF3: (following, secondLow, secondHigh) = (3, 0x80, 0xBF)
+    case 0xF4: (following, secondLow, secondHigh) = (3, 0x80, 0x8F)
+    default: return nil
+    }
+  }
+}
+
 extension Array where Element == UInt8 {
   /// The three-byte scalar that ends the array, if the array ends with one
   /// (U+0800–U+FFFF, where all Hangul lives).
