@@ -14,13 +14,13 @@ extension EventLogFilter {
     case .named(let named), .code(.named(let named), _):
       deletesBefore = record(named, on: &recorder, at: time)
     case .character(let character):
-      var literal = literalPending
+      var literal = pending.literal
       for scalar in character.unicodeScalars {
-        let typed = shiftPending ? shifted(scalar) : scalar
+        let typed = pending.shift ? shifted(scalar) : scalar
         deletesBefore = record(typed, literal: &literal, on: &recorder, at: time) || deletesBefore
       }
     case .code(.position(let plain, let upper), let shiftKey):
-      let ascii = shiftPending || shiftKey ? upper : plain
+      let ascii = pending.shift || shiftKey ? upper : plain
       if mode == .korean {
         recorder.process(InputKey(ascii: ascii), text: [ascii], at: time)
       } else {
@@ -52,7 +52,7 @@ extension EventLogFilter {
       name = (event["code"]?.stringValue ?? event["key"]?.stringValue).map { Array($0.utf8) }
     }
     recorder.write(
-      key: name, text: text, document: document?.json, time: event["t"]?.numberSpelling,
+      key: name, text: text, document: documents.current?.json, time: event["t"]?.numberSpelling,
       into: &ready)
     keystrokes = recorder
   }

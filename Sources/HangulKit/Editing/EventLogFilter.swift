@@ -58,32 +58,38 @@ public struct EventLogFilter: ByteFilter {
   private var reader: EventLineReader
   /// Output ready to be written.
   var ready: [UInt8] = []
-  private var fileName = "(standard input)"
-  /// The lines of the input read to their end.
-  private var lineNumber = 0
-  var shiftPending = false
-  var literalPending = false
-  private var lastTime: Double?
+  /// The input being read: its name, and the lines read to their end.
+  private var place = (fileName: "(standard input)", lineNumber: 0)
+  /// A Shift or a literal prefix waiting for the key it applies to.
+  var pending = (shift: false, literal: false)
+  /// The last `"t"` taken, and the smallest one checked while no earlier
+  /// time was known.
+  private var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
   /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
   public let multitapTimeout: Double?
   /// The keys of a phone keypad that have names instead of jamo labels (획추가).
   private let keypadKeyNames: [String: UInt8]
-  var document: DocumentName?
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
-  private var documentStarted = false
-  /// Whether the current document's JSON object was opened (its text streams).
-  private var objectOpened = false
-  /// The last byte of the current document's text written so far.
-  private var lastTextByte: UInt8?
   private var recorder = StatisticsRecorder()
-  /// Whether any line was taken as an event.
-  private var acceptedAny = false
-  /// The `"doc"` of the first event taken (`nil` when it had none).
-  private var firstDocument: DocumentName?
-  /// The smallest `"t"` checked while no earlier time was known.
-  private var earliestUncheckedTime: Double?
+  /// Where the documents stand.
+  var documents = DocumentProgress()
+
+  /// Where the documents of the log stand.
+  struct DocumentProgress {
+    /// The `"doc"` of the current document.
+    var current: DocumentName?
+    /// The `"doc"` of the first event taken (`nil` when it had none).
+    var first: DocumentName?
+    var started = false
+    /// Whether the current document's JSON object was opened (its text streams).
+    var objectOpened = false
+    /// The last byte of the current document's text written so far.
+    var lastTextByte: UInt8?
+    /// Whether any line was taken as an event.
+    var acceptedAny = false
+  }
 
   /// A `"doc"` value as the log spelled it.
   enum DocumentName: Equatable {
@@ -149,13 +155,15 @@ public struct EventLogFilter: ByteFilter {
   /// ``includesStatistics``) and in total.
   package var statistics: StatisticsReport {
     var current = recorder
-    if documentStarted { current.finishDocument(counts: editor.counts, named: document != nil) }
+    if documents.started {
+      current.finishDocument(counts: editor.counts, named: documents.current != nil)
+    }
     return current.report
   }
 
   public mutating func beginInput(named name: String) {
-    fileName = name
-    lineNumber = 0
+    place.fileName = name
+    place.lineNumber = 0
     reader.byteOrderMarkAllowed = true
   }
 
@@ -178,15 +186,17 @@ public struct EventLogFilter: ByteFilter {
   ///
   /// O(1).
   public func isContinued(by next: EventLogFilter) -> Bool {
-    if let lastTime, let earliest = next.earliestUncheckedTime, earliest < lastTime {
+    if let lastTime = clock.lastTime, let earliest = next.clock.earliestUnchecked,
+      earliest < lastTime
+    {
       return false
     }
-    let pristine = !documentStarted && document == nil
-    guard next.acceptedAny else { return pristine && lastTime == nil }
+    let pristine = !documents.started && documents.current == nil
+    guard next.documents.acceptedAny else { return pristine && clock.lastTime == nil }
     // Without a time of its own, `next` ends without the one the pieces after it are held to.
-    if lastTime != nil, next.lastTime == nil { return false }
-    guard let first = next.firstDocument else { return pristine }
-    return first != document
+    if clock.lastTime != nil, next.clock.lastTime == nil { return false }
+    guard let first = next.documents.first else { return pristine }
+    return first != documents.current
   }
 
   /// The `"doc"` member's value of an event line as written (a piece of a
@@ -250,7 +260,7 @@ public struct EventLogFilter: ByteFilter {
     if case .event(let members, let column) = reader.takeLine() {
       handleEvent(members, objectColumn: column)
     }
-    lineNumber += 1
+    place.lineNumber += 1
   }
 
   private mutating func drain(into output: inout [UInt8]) {
@@ -265,7 +275,7 @@ public struct EventLogFilter: ByteFilter {
     guard !text.isEmpty else { return }
     editor.output.removeAll(keepingCapacity: true)
     recorder.count(output: text)
-    lastTextByte = text.last
+    documents.lastTextByte = text.last
     switch output {
     case .text:
       ready.append(contentsOf: text)
@@ -278,23 +288,23 @@ public struct EventLogFilter: ByteFilter {
 
   /// Writes the start of the document's JSON object, up to its text's opening quote.
   private mutating func openObject() {
-    guard !objectOpened else { return }
-    objectOpened = true
-    if let document {
-      ready.append(contentsOf: "{\"doc\":\(document.json),\"text\":\"".utf8)
+    guard !documents.objectOpened else { return }
+    documents.objectOpened = true
+    if let current = documents.current {
+      ready.append(contentsOf: "{\"doc\":\(current.json),\"text\":\"".utf8)
     } else {
       ready.append(contentsOf: "{\"text\":\"".utf8)
     }
   }
 
   private mutating func endDocument() {
-    guard documentStarted else { return }
+    guard documents.started else { return }
     editor.finish()
     collectText()
-    let finished = recorder.finishDocument(counts: editor.counts, named: document != nil)
+    let finished = recorder.finishDocument(counts: editor.counts, named: documents.current != nil)
     switch output {
     case .text:
-      if lastTextByte != 0x0A { ready.append(0x0A) }
+      if documents.lastTextByte != 0x0A { ready.append(0x0A) }
     case .jsonl:
       openObject()
       ready.append(0x22)
@@ -307,17 +317,19 @@ public struct EventLogFilter: ByteFilter {
     }
     editor = freshEditor
     mode = startMode
-    shiftPending = false
-    literalPending = false
-    documentStarted = false
-    objectOpened = false
-    lastTextByte = nil
+    pending.shift = false
+    pending.literal = false
+    documents.started = false
+    documents.objectOpened = false
+    documents.lastTextByte = nil
   }
 
   /// Reports a line that is not a valid event, at `column` of the line at hand.
   private mutating func fail(_ message: String, at column: Int) {
     errorCount += 1
-    report(PositionedError(file: fileName, line: lineNumber + 1, column: column, message: message))
+    report(
+      PositionedError(
+        file: place.fileName, line: place.lineNumber + 1, column: column, message: message))
   }
 
   /// Takes the event of a line, its members as ``EventLineReader`` kept
@@ -340,8 +352,10 @@ public struct EventLogFilter: ByteFilter {
           at: column(of: "t"))
         return
       }
-      if lastTime == nil { earliestUncheckedTime = min(earliestUncheckedTime ?? parsed, parsed) }
-      if let lastTime, parsed < lastTime {
+      if clock.lastTime == nil {
+        clock.earliestUnchecked = min(clock.earliestUnchecked ?? parsed, parsed)
+      }
+      if let lastTime = clock.lastTime, parsed < lastTime {
         fail(
           "\"t\" went backwards: \(Self.shown(spelling)) after \(StatisticsReport.format(lastTime, digits: 0))",
           at: column(of: "t"))
@@ -360,21 +374,23 @@ public struct EventLogFilter: ByteFilter {
         return
       }
     }
-    if !acceptedAny {
-      acceptedAny = true
-      firstDocument = documentName
+    if !documents.acceptedAny {
+      documents.acceptedAny = true
+      documents.first = documentName
     }
-    if let documentName, documentName != document {
+    if let documentName, documentName != documents.current {
       endDocument()
-      document = documentName
+      documents.current = documentName
     }
-    documentStarted = true
+    documents.started = true
     if let time {
-      if let multitapTimeout, let lastTime, time - lastTime > multitapTimeout { editor.endCycle() }
-      lastTime = time
+      if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
+        editor.endCycle()
+      }
+      clock.lastTime = time
       recorder.current.noteTime(time)
     }
-    recorder.current.document = document?.text
+    recorder.current.document = documents.current?.text
     recorder.current.keystrokes += 1
     if keystrokes != nil {
       record(action, of: event, at: time)
@@ -473,23 +489,23 @@ public struct EventLogFilter: ByteFilter {
     case .named(let named):
       perform(named)
     case .character(let character):
-      let shift = shiftPending
-      shiftPending = false
+      let shift = pending.shift
+      pending.shift = false
       for scalar in character.unicodeScalars {
         type(shift ? shifted(scalar) : scalar)
       }
     case .code(.named(let named), _):
       perform(named)
     case .code(.position(let plain, let upper), let shiftKey):
-      let shift = shiftPending || shiftKey
-      shiftPending = false
+      let shift = pending.shift || shiftKey
+      pending.shift = false
       let ascii = shift ? upper : plain
       switch mode {
       case .korean: editor.typePosition(ascii)
       case .english: editor.insert(Unicode.Scalar(ascii))
       }
     case .code(.keypad(let scalar), _):
-      shiftPending = false
+      pending.shift = false
       // On a phone keypad the numeric keypad's keys are the phone's keys.
       if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
         editor.typePosition(UInt8(scalar.value))
@@ -497,10 +513,10 @@ public struct EventLogFilter: ByteFilter {
         editor.insert(scalar)
       }
     case .phoneKey(let code):
-      shiftPending = false
+      pending.shift = false
       if mode == .korean { editor.typePosition(code) } else { editor.insert(Unicode.Scalar(code)) }
     case .text(let phrase):
-      shiftPending = false
+      pending.shift = false
       editor.endSyllable()
       for scalar in phrase.unicodeScalars { editor.insert(scalar) }
     }
@@ -509,13 +525,13 @@ public struct EventLogFilter: ByteFilter {
   private mutating func perform(_ named: NamedKey) {
     switch named {
     case .shift:
-      shiftPending = true
+      pending.shift = true
       return
     case .process:
       return  // the input method took the key; only its "code" can say which
     default: break
     }
-    shiftPending = false
+    pending.shift = false
     switch named {
     case .backspace: editor.backspace()
     case .delete: editor.deleteForward()
@@ -544,8 +560,8 @@ public struct EventLogFilter: ByteFilter {
   /// newline and the ``KeyLogControl`` characters act as in text logs;
   /// everything else is text.
   private mutating func type(_ scalar: Unicode.Scalar) {
-    if literalPending {
-      literalPending = false
+    if pending.literal {
+      pending.literal = false
       editor.insert(scalar)
       return
     }
@@ -555,7 +571,7 @@ public struct EventLogFilter: ByteFilter {
     case KeyLogControl.separator.value:
       editor.endSyllable()
     case KeyLogControl.literalPrefix.value:
-      literalPending = true
+      pending.literal = true
     case 0x20...0x7E where mode == .korean && keys == .qwerty:
       editor.typePosition(UInt8(scalar.value))
     default:
