@@ -44,11 +44,40 @@ public final class NormalizationProperties {
   public init(normalizer: ICUNormalizer) {
     form = normalizer.form
     self.normalizer = normalizer
-    table = .allocate(capacity: Int(Self.tableLimit))
-    table.initialize(repeating: Self.unknown, count: Int(Self.tableLimit))
+    let key = normalizer.form.rawValue
+    if let spare = Self.spareTables.withLock({ $0[key]?.popLast() }) {
+      table = spare.table
+    } else {
+      table = .allocate(capacity: Int(Self.tableLimit))
+      table.initialize(repeating: Self.unknown, count: Int(Self.tableLimit))
+    }
   }
 
-  deinit { table.deallocate() }
+  deinit {
+    let key = form.rawValue
+    let kept = Self.spareTables.withLock { spares -> Bool in
+      guard spares[key, default: []].count < Self.sparesKept else { return false }
+      spares[key, default: []].append(SpareTable(table: table))
+      return true
+    }
+    if !kept { table.deallocate() }
+  }
+
+  /// A table no instance uses, filled as far as its last one asked.
+  private struct SpareTable: @unchecked Sendable {
+    // Sendable: a spare table has no owner until one instance takes it.
+    let table: UnsafeMutablePointer<UInt8>
+  }
+
+  /// The tables of instances that are gone, by form, for the next instance
+  /// of the same form: a parallel run makes a filter, and so a table, for
+  /// each 2 MiB piece, which would otherwise clear 192 KiB and fill again
+  /// what the one before it knew (ICU's answers depend on the form and the
+  /// code point alone, so what a table holds stays true).
+  private static let spareTables = Mutex<[ICUNormalizer.Form.RawValue: [SpareTable]]>([:])
+
+  /// How many spare tables of each form are kept at most.
+  private static let sparesKept = 8
 
   /// The flags of the code point `value` (a scalar value).
   @inline(__always)

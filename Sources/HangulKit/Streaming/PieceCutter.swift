@@ -161,8 +161,12 @@ struct PieceCutter<ResumePoint: Sendable> {
     in file: OpenFile, from start: Int, before limit: Int
   ) throws -> Int? {
     var position = start
+    // A line is mostly short: 4 KiB first, then more (reading 64 KiB at
+    // every 2 MiB piece's end cost 3 % of a run's time in copies).
+    var step = 4 * 1024
     while position < limit {
-      let count = min(limit - position, 64 * 1024)
+      let count = min(limit - position, step)
+      step = min(step * 4, 64 * 1024)
       try file.read(at: position, count: count, into: &window)
       // memchr(3): a file without a separator is looked through piece by piece.
       let found = window.withUnsafeBytes { raw -> Int? in
