@@ -30,7 +30,7 @@ public struct ComposeFilter: ByteFilter {
   private var interpreter: KeyInterpreter
   private var recorder = StatisticsRecorder()
   /// What each ASCII byte does (``AsciiKeyAction``).
-  private let asciiActions: [UInt8]
+  private let asciiActions: [AsciiKeyAction]
   /// Where a run of text or keys is composed before it goes into the line at once.
   private var scratch: [UInt8] = []
   /// Whether every printable ASCII character is text (not a key), so that
@@ -54,19 +54,17 @@ public struct ComposeFilter: ByteFilter {
     let keysArePositions = editor.context.automaton.keysAreLayoutPositions
     asciiActions = (0..<128).map { code in
       switch code {
-      case 0x0A, 0x08, 0x7F: return AsciiKeyAction.other
+      case 0x0A, 0x08, 0x7F: return .other
       case 0x20...0x7E where keys == .qwerty && keysArePositions:
-        return keyboard.layout.value(forKey: UInt8(code)) != 0
-          ? AsciiKeyAction.layoutKey : AsciiKeyAction.text
+        return keyboard.layout.value(forKey: UInt8(code)) != 0 ? .layoutKey : .text
       case 0x41...0x5A where keys == .qwerty, 0x61...0x7A where keys == .qwerty:
-        guard let jamo = keyboard.jamo(forASCII: UInt8(code)) else { return AsciiKeyAction.text }
+        guard let jamo = keyboard.jamo(forASCII: UInt8(code)) else { return .text }
         // A key typing a compound jamo (two steps) goes the general way.
-        return JamoTables.compoundParts[Int(jamo.offset)] == nil
-          ? jamo.offset + AsciiKeyAction.firstKey : AsciiKeyAction.other
-      default: return AsciiKeyAction.text
+        return JamoTables.compoundParts[Int(jamo.offset)] == nil ? .jamoKey(jamo) : .other
+      default: return .text
       }
     }
-    composesNFDFast = asciiActions[0x20...0x7E].allSatisfy { $0 == AsciiKeyAction.text }
+    composesNFDFast = asciiActions[0x20...0x7E].allSatisfy { $0 == .text }
   }
 
   /// What was typed and written so far: the whole log is one document.
@@ -118,7 +116,7 @@ public struct ComposeFilter: ByteFilter {
         // Keys and text: typed as a run, written through a pointer (not with
         // a keystroke Backspace, which needs the state before every key: the
         // run would take nothing, and only asking costs a fifth of the time).
-        if action != AsciiKeyAction.other, !editor.undoesKeystrokes {
+        if action != .other, !editor.undoesKeystrokes {
           let run = editor.typeKeyRun(
             chunk, from: position, actions: asciiActions, scratch: &scratch)
           if run.end > position {
@@ -127,18 +125,17 @@ public struct ComposeFilter: ByteFilter {
             continue
           }
         }
-        if action >= AsciiKeyAction.firstKey {
-          if action == AsciiKeyAction.layoutKey {
-            editor.press(key: lead)
-          } else {
-            editor.press(Jamo(offset: action - AsciiKeyAction.firstKey))
-          }
+        if action == .layoutKey {
+          editor.press(key: lead)
           recorder.current.keystrokes += 1
           position += 1
-        } else if action == AsciiKeyAction.text {
+        } else if let jamo = action.jamo {
+          editor.press(jamo)
+          recorder.current.keystrokes += 1
+          position += 1
+        } else if action == .text {
           var end = position + 1
-          while end < count, chunk[end] < 0x80, asciiActions[Int(chunk[end])] == AsciiKeyAction.text
-          {
+          while end < count, chunk[end] < 0x80, asciiActions[Int(chunk[end])] == .text {
             end += 1
           }
           if end < count, chunk[end] >= 0x80 {
@@ -358,7 +355,7 @@ public struct ComposeFilter: ByteFilter {
           }
         }
         if lead < 0x80 {
-          guard actions[Int(lead)] == AsciiKeyAction.text else { return }
+          guard actions[Int(lead)] == .text else { return }
           out[written] = lead
           written += 1
           position += 1

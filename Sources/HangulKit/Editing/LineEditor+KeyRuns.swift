@@ -1,15 +1,36 @@
 /// What a text log's ASCII byte does, as ``ComposeFilter`` tabulates it per
-/// keyboard and key encoding (128 entries) for ``LineEditor/typeKeyRun(_:from:actions:scratch:)``.
-enum AsciiKeyAction {
+/// keyboard and key encoding (128 entries) for ``LineEditor/typeKeyRun(_:from:actions:scratch:)``:
+///
+///     let actions: [AsciiKeyAction] = …        // for --keys qwerty on the 2-set keyboard
+///     actions[0x72] == .jamoKey(Jamo("ㄱ"))    // r
+///     actions[0x20] == .text                   // a space
+///
+/// One byte, so that the table costs one load per key; its ``column`` is
+/// the row of ``LineEditor/jamoKeyClasses`` that gives the key's column.
+struct AsciiKeyAction: Equatable {
+  /// The row in the key-class table: 0 text, 1 other, 2 + a jamo's offset,
+  /// 0xFF a layout key.
+  let column: UInt8
+
+  private init(column: UInt8) { self.column = column }
+
   /// Text that composes with nothing: it ends the syllable and is copied.
-  static let text: UInt8 = 0
+  static let text = AsciiKeyAction(column: 0)
   /// Anything else (newline, Backspace): through the ``KeyInterpreter``.
-  static let other: UInt8 = 1
-  /// A jamo key of the 2-set automaton: the jamo's offset + 2 (never a
-  /// compound jamo such as ㅘ, which takes two steps: that key is `other`).
-  static let firstKey: UInt8 = 2
+  static let other = AsciiKeyAction(column: 1)
   /// A key of a keyboard whose keys are layout positions (``LineEditor/press(key:)``).
-  static let layoutKey: UInt8 = 0xFF
+  static let layoutKey = AsciiKeyAction(column: 0xFF)
+
+  /// A jamo key of the 2-set automaton (never a compound jamo such as ㅘ,
+  /// which takes two steps: that key is ``other``).
+  static func jamoKey(_ jamo: Jamo) -> AsciiKeyAction { AsciiKeyAction(column: jamo.offset + 2) }
+
+  /// The row of the jamo key of `offset`, which may be a compound jamo's
+  /// (its second key's row is 64 further on).
+  static func row(ofJamoOffset offset: Int) -> Int { offset + 2 }
+
+  /// The jamo a ``jamoKey(_:)`` types; `nil` for the other actions.
+  var jamo: Jamo? { column >= 2 && column != 0xFF ? Jamo(offset: column - 2) : nil }
 }
 
 extension LineEditor {
@@ -38,7 +59,7 @@ extension LineEditor {
   /// O(n) in the run, with no per-key call, allocation or capacity check; a
   /// step the table does not know yet runs the automaton once.
   mutating func typeKeyRun(
-    _ chunk: UnsafeBufferPointer<UInt8>, from start: Int, actions: [UInt8],
+    _ chunk: UnsafeBufferPointer<UInt8>, from start: Int, actions: [AsciiKeyAction],
     scratch: inout [UInt8]
   ) -> (end: Int, keystrokes: Int) {
     guard !undoesKeystrokes else { return (start, 0) }
@@ -75,7 +96,7 @@ extension LineEditor {
   /// text, and compatibility jamo keys, through ``jamoTransitions``. Returns
   /// the keystrokes typed.
   private mutating func typeJamoRun(
-    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
+    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [AsciiKeyAction],
     _ scratch: inout [UInt8], _ written: inout Int
   ) -> Int {
     var state = jamoTransitions.index(of: context.syllable.state, hint: lastTransitionState)
@@ -155,7 +176,7 @@ extension LineEditor {
   @inline(__always)
   private static func runJamoTable(
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int,
-    _ actions: UnsafeBufferPointer<UInt8>, _ classes: UnsafeBufferPointer<UInt8>,
+    _ actions: UnsafeBufferPointer<AsciiKeyAction>, _ classes: UnsafeBufferPointer<UInt8>,
     _ tables: Tables, _ state: inout Int, _ missingState: inout Int,
     _ buffer: UnsafeMutableBufferPointer<UInt8>, _ written: inout Int, _ keystrokes: inout Int
   ) -> Int {
@@ -169,7 +190,7 @@ extension LineEditor {
     while position < end {
       let byte = input[position]
       if byte < 0x80 {
-        let keyClass = Int(keyClasses[Int(action[Int(byte)])])
+        let keyClass = Int(keyClasses[Int(action[Int(byte)].column)])
         guard keyClass != 0xFF else { return -1 }
         missingState = state
         guard step(&state, keyClass, entries, writes, longs, width, out, &written) else {
@@ -190,7 +211,7 @@ extension LineEditor {
       let offset =
         (0x3000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)) &- Jamo.firstScalarValue
       guard offset < UInt32(Jamo.count) else { return -1 }
-      let index = Int(offset) &+ Int(AsciiKeyAction.firstKey)
+      let index = AsciiKeyAction.row(ofJamoOffset: Int(offset))
       let first = Int(keyClasses[index])
       let next = Int(keyClasses[index &+ 64])
       // Both steps of a compound jamo must be known before either is taken.
@@ -221,7 +242,7 @@ extension LineEditor {
   /// A run on the layout automaton (``LayoutComposer``): ASCII keys and text,
   /// through ``layoutTransitions``.
   private mutating func typeLayoutRun(
-    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [UInt8],
+    _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [AsciiKeyAction],
     _ scratch: inout [UInt8], _ written: inout Int
   ) {
     if layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
@@ -268,16 +289,16 @@ extension LineEditor {
   /// Works out ``layoutRunClasses`` and ``layoutRunWrites`` from the
   /// ``AsciiKeyAction`` of each ASCII code (once: a filter's actions never
   /// change), so that a key of a layout run costs one load for its column.
-  private mutating func prepareLayoutRuns(_ actions: [UInt8]) {
+  private mutating func prepareLayoutRuns(_ actions: [AsciiKeyAction]) {
     var classes = [UInt8](repeating: 0xFF, count: 128)
     var afterWrites = [UInt32](repeating: 0, count: 128)
     for code in 0..<min(128, actions.count) {
       switch actions[code] {
-      case AsciiKeyAction.layoutKey:
+      case .layoutKey:
         classes[code] = layoutKeyClasses[code]
         // Column 0: a key that only types a symbol (commit, then the symbol).
         if classes[code] == 0 { afterWrites[code] = layoutSymbolWrites[code] }
-      case AsciiKeyAction.text:
+      case .text:
         classes[code] = 0
         afterWrites[code] = 1 << 24 | UInt32(code)
       default: break

@@ -35,9 +35,9 @@ package struct LineEditor: Sendable {
   /// The steps of the context's 2-set automaton as a table for runs of keys: column 0
   /// commits (text), the others press one key (see ``jamoKeyClasses``).
   var jamoTransitions: KeyTransitionTable<CompositionState>
-  /// For each ``AsciiKeyAction`` (and so each jamo offset + 2), the column
+  /// For each ``AsciiKeyAction/column`` (a row for each jamo), the column
   /// of ``jamoTransitions`` that types it: 0 for text, 0xFF for none; for a
-  /// compound jamo offset + 2 + 64, the column of its second key.
+  /// compound jamo, 64 rows further on, the column of its second key.
   let jamoKeyClasses: [UInt8]
   /// The jamo offset that each column of ``jamoTransitions`` presses (0: text).
   let jamoOfKeyClass: [UInt8]
@@ -81,21 +81,20 @@ package struct LineEditor: Sendable {
     self.maximumLineLength = max(maximumLineLength, 4)
     // One column per jamo that one key types; a compound jamo takes two steps.
     var jamoClasses = [UInt8](repeating: 0xFF, count: 256)
-    jamoClasses[Int(AsciiKeyAction.text)] = 0
+    jamoClasses[Int(AsciiKeyAction.text.column)] = 0
     var keyCount: UInt8 = 1
     var jamoOfClass: [UInt8] = [0]
     for offset in 0..<Jamo.count where JamoTables.compoundParts[offset] == nil {
-      jamoClasses[offset + Int(AsciiKeyAction.firstKey)] = keyCount
+      jamoClasses[AsciiKeyAction.row(ofJamoOffset: offset)] = keyCount
       jamoOfClass.append(UInt8(offset))
       keyCount += 1
     }
     jamoOfKeyClass = jamoOfClass
     for offset in 0..<Jamo.count {
       guard let parts = JamoTables.compoundParts[offset] else { continue }
-      let first = Int(parts.0.offset) + Int(AsciiKeyAction.firstKey)
-      let second = Int(parts.1.offset) + Int(AsciiKeyAction.firstKey)
-      jamoClasses[offset + Int(AsciiKeyAction.firstKey)] = jamoClasses[first]
-      jamoClasses[offset + Int(AsciiKeyAction.firstKey) + 64] = jamoClasses[second]
+      let row = AsciiKeyAction.row(ofJamoOffset: offset)
+      jamoClasses[row] = jamoClasses[AsciiKeyAction.row(ofJamoOffset: Int(parts.0.offset))]
+      jamoClasses[row + 64] = jamoClasses[AsciiKeyAction.row(ofJamoOffset: Int(parts.1.offset))]
     }
     jamoKeyClasses = jamoClasses
     jamoTransitions = KeyTransitionTable(
