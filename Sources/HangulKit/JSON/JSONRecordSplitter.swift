@@ -169,12 +169,7 @@ package struct JSONRecordSplitter: Sendable {
 
   /// How many bytes the UTF-8 sequence that `lead` starts has (1 for a byte that starts none).
   static func sequenceLength(_ lead: UInt8) -> Int {
-    switch lead {
-    case 0xC2...0xDF: 2
-    case 0xE0...0xEF: 3
-    case 0xF0...0xF4: 4
-    default: 1
-    }
+    (UTF8Lead(lead)?.following ?? 0) + 1
   }
 
   /// Where a UTF-8 sequence that the end of `bytes` cuts begins (`bytes.count` when none does).

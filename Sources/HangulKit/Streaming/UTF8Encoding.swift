@@ -6,12 +6,12 @@
 /// readers that take UTF-8 a byte at a time.
 ///
 ///     UTF8Lead(0xED)   // following 2, second byte 0x80...0x9F
-struct UTF8Lead {
-  let following: Int
-  let secondLow: UInt8
-  let secondHigh: UInt8
+@usableFromInline struct UTF8Lead {
+  @usableFromInline let following: Int
+  @usableFromInline let secondLow: UInt8
+  @usableFromInline let secondHigh: UInt8
 
-  @inline(__always)
+  @inlinable @inline(__always)
   init?(_ lead: UInt8) {
     switch lead {
     case 0xC2...0xDF: (following, secondLow, secondHigh) = (1, 0x80, 0xBF)

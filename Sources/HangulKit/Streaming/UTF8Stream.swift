@@ -29,7 +29,7 @@ package struct UTF8Stream: Sendable {
   /// How many more bytes the sequence that is waiting needs (0 when none waits).
   package var bytesNeeded: Int {
     guard let lead = carry.first else { return 0 }
-    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    let length = (UTF8Lead(lead)?.following ?? 1) + 1
     return max(length - carry.count, 1)
   }
 
@@ -45,33 +45,14 @@ package struct UTF8Stream: Sendable {
   static func step(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Step {
     let lead = bytes[start]
     if lead < 0x80 { return .scalar(UInt32(lead), 1) }
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: return .invalid
-    }
+    guard let shape = UTF8Lead(lead) else { return .invalid }
+    let length = shape.following + 1
     var value = UInt32(lead) & (0x7F >> UInt32(length))
     for offset in 1..<length {
       guard start + offset < bytes.count else { return .incomplete }
       let byte = bytes[start + offset]
       if offset == 1 {
-        guard byte >= low, byte <= high else { return .invalid }
+        guard byte >= shape.secondLow, byte <= shape.secondHigh else { return .invalid }
       } else {
         guard byte & 0xC0 == 0x80 else { return .invalid }
       }

@@ -118,27 +118,14 @@ package struct UTF8Validator: Sendable {
   static func sequenceLength(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Int? {
     let lead = base[index]
     if lead < 0x80 { return 1 }
-    if lead & 0xF0 == 0xE0 {
-      guard index + 2 < count else { return nil }
-      let second = base[index &+ 1]
-      // E0 needs A0–BF after it (no overlong form), ED 80–9F (no surrogate).
-      let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
-      let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
-      guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80 else { return nil }
-      return 3
-    }
-    if lead >= 0xC2, lead <= 0xDF {
-      guard index + 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
-      return 2
-    }
-    guard lead >= 0xF0, lead <= 0xF4, index + 3 < count else { return nil }
+    guard let shape = UTF8Lead(lead), index &+ shape.following < count else { return nil }
     let second = base[index &+ 1]
-    let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
-    let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
-    guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80,
-      base[index &+ 3] & 0xC0 == 0x80
-    else { return nil }
-    return 4
+    guard second >= shape.secondLow, second <= shape.secondHigh else { return nil }
+    // The bytes after the second are any continuation bytes.
+    for offset in stride(from: 2, through: shape.following, by: 1) {
+      guard base[index &+ offset] & 0xC0 == 0x80 else { return nil }
+    }
+    return shape.following &+ 1
   }
 
   /// Moves the line and column on over the well-formed bytes `start..<end`:
@@ -206,18 +193,11 @@ package struct UTF8Validator: Sendable {
       sequenceLine = line
       sequenceColumn = column + 1
       sequenceLead = byte
-      switch byte {
-      case 0xC2...0xDF: expected = 1
-      case 0xE0: (expected, lowest) = (2, 0xA0)
-      case 0xE1...0xEC, 0xEE...0xEF: expected = 2
-      case 0xED: (expected, highest) = (2, 0x9F)
-      case 0xF0: (expected, lowest) = (3, 0x90)
-      case 0xF1...0xF3: expected = 3
-      case 0xF4: (expected, highest) = (3, 0x8F)
-      default:
+      guard let shape = UTF8Lead(byte) else {
         fail(line: line, column: column + 1, byte: byte, chunk, from: index)
         return
       }
+      (expected, lowest, highest) = (shape.following, shape.secondLow, shape.secondHigh)
       column += 1
       index += 1
     }
