@@ -14,7 +14,7 @@
 ///     // String(decoding: out, as: UTF8.self) == "612554\n"
 ///
 /// O(1) work per character (a few trial copies of a small state).
-public struct KeypadDecomposeFilter: ByteFilter {
+public struct KeypadDecomposeFilter: ByteFilter, StreamingFilter {
   public let keys: KeyEncoding
   private var simulator: KeypadComposeFilter
   private let composer: KeypadComposer
