@@ -229,6 +229,6 @@ public struct KeypadComposeFilter: ByteFilter, StreamingFilter, StatisticsReport
   }
 
   static func bytes(of scalar: Unicode.Scalar) -> [UInt8] {
-    Array(String(scalar).utf8)
+    Array(scalar.utf8)
   }
 }
