@@ -13,7 +13,7 @@
 /// is cut before an ASCII character, a boundary in every form. Time O(n);
 /// memory: the longest line, up to that bound.
 public struct NormalFormCheckFilter: ByteFilter, StreamingFilter {
-  public private(set) var checker: NormalFormChecker
+  package private(set) var checker: NormalFormChecker
   public let log: NormalFormProblemLog
   /// The start of a line whose end has not come yet.
   private var carry: [UInt8] = []
