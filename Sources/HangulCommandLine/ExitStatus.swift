@@ -7,7 +7,7 @@ import HangulKit
 extension RunOutcome {
   /// 0 for a run that read everything, 66 when an input could not be
   /// opened, else the status of what stopped the run.
-  public var exitStatus: Int32 {
+  package var exitStatus: Int32 {
     switch self {
     case .completed: 0
     case .completedSkippingInputs: 66
@@ -19,7 +19,7 @@ extension RunOutcome {
 extension RunStop {
   /// 65 for bad data, 64 for an encoding ICU does not know (a usage
   /// error), 70 for anything unforeseen, else the stream error's status.
-  public var exitStatus: Int32 {
+  package var exitStatus: Int32 {
     switch self {
     case .stream(let error): error.exitStatus
     case .data: 65
@@ -33,7 +33,7 @@ extension StreamError {
   /// The exit status that sysexits.h gives this error: 66 for an input
   /// that cannot be opened, 74 for an I/O error, 0 for a reader that went
   /// away (the program ends quietly).
-  public var exitStatus: Int32 {
+  package var exitStatus: Int32 {
     switch self {
     case .cannotOpen: 66
     case .cannotRead, .fileChanged, .cannotWrite: 74

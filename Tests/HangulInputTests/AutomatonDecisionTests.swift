@@ -8,9 +8,11 @@ import Testing
 /// looking at a keyboard's type or labels.
 @Suite("One type decides which automaton a keyboard needs")
 struct AutomatonDecisionTests {
-  /// What branching on the keyboard's type looks like (the issue's `grep -E`).
+  /// What branching on the keyboard's type looks like (the issue's `grep -E`,
+  /// and any other reading of a layout's type but to show its name or to set
+  /// it, such as `[.jaso, .jasoYet].contains(keyboard.layout.type)`).
   static var branching: Regex<Substring> {
-    #/type == \.|\.type == |type != \.|hasJamoLabels|LayoutTyping\.isUsed|usesLayout|case \.keypad|\.isKeypad|== \.keypad/#
+    #/type == \.|\.type == |type != \.|hasJamoLabels|LayoutTyping\.isUsed|usesLayout|case \.keypad|\.isKeypad|== \.keypad|layout\.type(?!\.rawValue| = )/#
   }
 
   /// The Swift files under `folder` (relative to the repository) and their lines.

@@ -109,7 +109,7 @@ private func cExit(_ status: Int32) -> Never { exit(status) }
 ///
 /// The handler reads only atomics and messages made before it was
 /// installed: nothing in it allocates or locks.
-public enum MappedInputGuard {
+package enum MappedInputGuard {
   /// `PROGRAM: `.
   nonisolated(unsafe) private static var prefix: UnsafeMutablePointer<CChar>?
   /// The message of a fault in a mapping without a message of its own.
@@ -119,10 +119,10 @@ public enum MappedInputGuard {
   private static let installed = Atomic<Bool>(false)
 
   /// Whether the handler is installed: the runners may map files.
-  public static var isInstalled: Bool { installed.load(ordering: .acquiring) }
+  package static var isInstalled: Bool { installed.load(ordering: .acquiring) }
 
   /// Installs the handler (once; later calls do nothing).
-  public static func install(program: String) {
+  package static func install(program: String) {
     guard !isInstalled else { return }
     MappedFileFaults.prepare()
     prefix = strdup("\(program): ")

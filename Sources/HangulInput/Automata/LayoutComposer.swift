@@ -68,6 +68,19 @@ package struct LayoutComposer: Sendable {
     }
   }
 
+  /// The symbol that `code` types as text whatever is composing (a symbol
+  /// key of a jaso keyboard: ``press(key:into:)`` commits, then writes it),
+  /// or `nil` for a key that goes through the automaton or that the
+  /// keyboard does not take. Lets a table of the automaton's steps (the
+  /// editors' key runs) write such a key without a step of its own.
+  package func symbolTyped(byKey code: UInt8) -> Unicode.Scalar? {
+    guard code < 128, keyKinds[Int(code)] == .other, keyValues[Int(code)] != 0 else { return nil }
+    switch layout.type {
+    case .jaso, .jasoYet: return Unicode.Scalar(keyValues[Int(code)]) ?? "\u{FFFD}"
+    case .romaja, .jamo, .jamoYet, .keypad: return nil
+    }
+  }
+
   /// Ends the syllable and writes it.
   @inline(__always)
   package mutating func commit(into line: inout some ByteAppending) {

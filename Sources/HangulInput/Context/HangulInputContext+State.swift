@@ -47,7 +47,7 @@ extension HangulInputContext {
   /// then deletes characters instead of undoing presses); the text that a
   /// keypad may still retype is taken to be what it was in `state`.
   public mutating func restore(_ state: State) {
-    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
+    clearCommit()
     deleteCount = 0
     keystrokes.clear()
     switch state.storage {

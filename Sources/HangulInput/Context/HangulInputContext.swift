@@ -88,6 +88,10 @@ public struct HangulInputContext: Sendable {
   public internal(set) var deleteCount = 0
   /// The time of the last key given one (``process(_:at:)``).
   var lastKeyTime: Double?
+  /// ``JamoTables/compoundParts``, read on every key: held here, a read
+  /// needs no check that the global table is made (`swift_once`, 1.5 % of
+  /// a run of keys).
+  private let compoundParts = JamoTables.compoundParts
 
   /// A context for `keyboard` with `options`; `multitapTimeout` (milliseconds)
   /// ends a keypad's multi-tap cycle after a pause (see ``process(_:at:)``).
@@ -157,7 +161,7 @@ public struct HangulInputContext: Sendable {
   /// that type it.
   @discardableResult
   public mutating func process(_ key: InputKey) -> Bool {
-    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
+    clearCommit()
     deleteCount = 0
     switch automaton {
     case .syllable: return processOnSyllable(key)
@@ -192,7 +196,7 @@ public struct HangulInputContext: Sendable {
   /// deletes the character before the cursor.
   @discardableResult
   public mutating func backspace() -> Bool {
-    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
+    clearCommit()
     deleteCount = 0
     switch automaton {
     case .syllable:
@@ -217,7 +221,7 @@ public struct HangulInputContext: Sendable {
   /// Commits what is being composed (``commitString``); also ends a keypad's
   /// cycle. libhangul's `hangul_ic_flush`.
   public mutating func flush() {
-    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
+    clearCommit()
     deleteCount = 0
     commitComposing()
   }
@@ -237,7 +241,7 @@ public struct HangulInputContext: Sendable {
 
   /// Drops what is being composed, committing nothing; libhangul's `hangul_ic_reset`.
   public mutating func reset() {
-    if !commitUTF8.isEmpty { commitUTF8.removeAll(keepingCapacity: true) }
+    clearCommit()
     deleteCount = 0
     keystrokes.clear()
     syllable.restore(CompositionState())
@@ -259,7 +263,7 @@ public struct HangulInputContext: Sendable {
       }
       jamo = label
     }
-    if let parts = JamoTables.compoundParts[Int(jamo.offset)] {
+    if let parts = compoundParts[Int(jamo.offset)] {
       pressSyllable(parts.0)
       pressSyllable(parts.1)
     } else {
@@ -283,7 +287,7 @@ public struct HangulInputContext: Sendable {
     guard !keyOfJamo.isEmpty, let scalar = Unicode.Scalar(key.value), let jamo = Jamo(scalar) else {
       return notTaken()
     }
-    guard let parts = JamoTables.compoundParts[Int(jamo.offset)] else {
+    guard let parts = compoundParts[Int(jamo.offset)] else {
       let code = keyOfJamo[Int(jamo.offset)]
       return code == 0 ? notTaken() : pressLayout(code)
     }
@@ -361,6 +365,17 @@ public struct HangulInputContext: Sendable {
     else { return }
     keypadLine.removeSubrange(..<settled)
     self.keypad?.dropLineStart(settled)
+  }
+
+  /// Empties ``commitUTF8`` before a call, keeping its storage. A commit is
+  /// mostly a syllable, and taking its few bytes off the end is a count
+  /// decrement each; `removeAll(keepingCapacity:)` goes through the general
+  /// `replaceSubrange` (about 80 instructions, 6 % of a 2-set run with a
+  /// Backspace per keystroke, where a key commits a syllable every few keys).
+  @inline(__always)
+  mutating func clearCommit() {
+    guard commitUTF8.count <= 8 else { return commitUTF8.removeAll(keepingCapacity: true) }
+    while !commitUTF8.isEmpty { commitUTF8.removeLast() }
   }
 
   /// A key the keyboard does not take: commits, and forgets the keystrokes.

@@ -12,7 +12,7 @@
 /// nearly all of real text, go through the table-driven loop of
 /// ``DecomposeFastPath``; everything else goes through ``Decomposer`` one
 /// unit at a time.
-public struct DecomposeFilter: ByteFilter {
+public struct DecomposeFilter: ByteFilter, StreamingFilter {
   private var decomposer: Decomposer
   /// Bytes of a sequence cut off at the end of the previous chunk.
   private var carry: [UInt8] = []
@@ -32,7 +32,7 @@ public struct DecomposeFilter: ByteFilter {
   private static let sinkCapacity = 384 * 1024
   /// Whether the last chunk was UTF-8, continuing what was carried into it
   /// and perhaps leaving a sequence open at its end.
-  public private(set) var lastChunkWasUTF8 = false
+  package private(set) var lastChunkWasUTF8 = false
 
   /// A filter that writes `form`; `plain` leaves out the separators and
   /// literal prefixes of the key forms, `splitClusters` writes a consonant
@@ -57,7 +57,7 @@ public struct DecomposeFilter: ByteFilter {
   /// copying it (keys and NFD are two to three times as long as the text:
   /// the copy was a tenth of the work on two threads). When `take` keeps
   /// the sink, a new one takes its place; else it is emptied.
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {

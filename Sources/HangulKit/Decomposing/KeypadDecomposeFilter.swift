@@ -14,7 +14,7 @@
 ///     // String(decoding: out, as: UTF8.self) == "612554\n"
 ///
 /// O(1) work per character (a few trial copies of a small state).
-public struct KeypadDecomposeFilter: ByteFilter {
+public struct KeypadDecomposeFilter: ByteFilter, StreamingFilter {
   public let keys: KeyEncoding
   private var simulator: KeypadComposeFilter
   private let composer: KeypadComposer
@@ -68,13 +68,15 @@ public struct KeypadDecomposeFilter: ByteFilter {
   private mutating func decompose(
     _ scalar: Unicode.Scalar, _ text: [UInt8], into output: inout [UInt8]
   ) {
-    var candidates: [[Item]] = []
+    // The candidates in order, each made only when the one before fails
+    // (the first nearly always does it).
     if let keys = keys(typing: scalar) {
       let items = keys.map(Item.press)
-      candidates = [items, [.scalar(KeyLogControl.separator)] + items]
+      if write(items, text: text, into: &output) { return }
+      if write([.scalar(KeyLogControl.separator)] + items, text: text, into: &output) { return }
     }
-    candidates += [[.scalar(scalar)], [.scalar(KeyLogControl.literalPrefix), .scalar(scalar)]]
-    for candidate in candidates where write(candidate, text: text, into: &output) { return }
+    if write([.scalar(scalar)], text: text, into: &output) { return }
+    write([.scalar(KeyLogControl.literalPrefix), .scalar(scalar)], text: text, into: &output)
   }
 
   /// The presses that type a syllable, a compatibility jamo or a key's
@@ -91,26 +93,33 @@ public struct KeypadDecomposeFilter: ByteFilter {
 
   /// Writes `items` if the simulator then gives back the text so far; returns
   /// whether it did. A candidate that fails leaves everything as it was.
+  ///
+  /// The simulator takes the items in place, and only a failed candidate
+  /// puts back the copy kept before: a trial copy that replaced the
+  /// simulator on success cost two copies of all it holds (its input
+  /// context, tables included) per character, a third of the run.
   @discardableResult
   private mutating func write(_ items: [Item], text: [UInt8], into output: inout [UInt8]) -> Bool {
-    var trial = simulator
+    let before = simulator
     var flushed: [UInt8] = []
     for item in items {
       switch item {
       case .press(let key):
-        if let label = labels[key], keys == .jamo, let scalar = Unicode.Scalar(label) {
-          trial.take(scalar, into: &flushed)
+        if keys == .jamo, let label = labels[key], let scalar = Unicode.Scalar(label) {
+          simulator.take(scalar, into: &flushed)
         } else {
-          trial.take(Unicode.Scalar(key), into: &flushed)
+          simulator.take(Unicode.Scalar(key), into: &flushed)
         }
-      case .scalar(let scalar): trial.take(scalar, into: &flushed)
-      case .byte(let byte): trial.take(byte: byte)
+      case .scalar(let scalar): simulator.take(scalar, into: &flushed)
+      case .byte(let byte): simulator.take(byte: byte)
       }
     }
     let wanted = expected + text
-    let settled = trial.takeSettled()
-    guard flushed + settled + trial.pendingText == wanted else { return false }
-    simulator = trial
+    let settled = simulator.takeSettled()
+    guard flushed + settled + simulator.pendingText == wanted else {
+      simulator = before
+      return false
+    }
     expected = Array(wanted[(flushed.count + settled.count)...])
     for item in items {
       switch item {

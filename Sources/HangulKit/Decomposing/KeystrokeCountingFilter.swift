@@ -12,14 +12,14 @@
 ///     // filter.statistics.keystrokes == 5 (ㄷㅏㄹㄱ, newline), characters == 2
 ///
 /// O(n) time: one more decomposition and one composition of the text.
-public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
-  public private(set) var inner: Inner
+package struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
+  package private(set) var inner: Inner
   private var decomposer: any ByteFilter
   private var composer: any ByteFilter & StatisticsReporting
   private var keys: [UInt8] = []
   private var discarded: [UInt8] = []
 
-  public init(_ inner: Inner, keyboard: Keyboard) {
+  package init(_ inner: Inner, keyboard: Keyboard) {
     self.inner = inner
     switch InputAutomaton.keyDecomposition(of: keyboard) {
     case .phonePresses:
@@ -37,11 +37,11 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
   /// Keystrokes and characters of the text read so far.
   package var statistics: TypingStatistics { composer.statistics.total }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inner.beginInput(named: name)
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {
     try inner.process(chunk, into: &output)
@@ -50,7 +50,7 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
     try count(keys)
   }
 
-  public mutating func finish(into output: inout [UInt8]) throws {
+  package mutating func finish(into output: inout [UInt8]) throws {
     try inner.finish(into: &output)
     keys.removeAll(keepingCapacity: true)
     try decomposer.finish(into: &keys)
@@ -66,6 +66,6 @@ public struct KeystrokeCountingFilter<Inner: ByteFilter>: ByteFilter {
 }
 
 extension KeystrokeCountingFilter: OverlongRunReporting where Inner: OverlongRunReporting {
-  public var overlongRuns: Int { inner.overlongRuns }
-  public var firstOverlongRun: String? { inner.firstOverlongRun }
+  package var overlongRuns: Int { inner.overlongRuns }
+  package var firstOverlongRun: String? { inner.firstOverlongRun }
 }

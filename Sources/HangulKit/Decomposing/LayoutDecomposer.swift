@@ -227,7 +227,7 @@ public struct LayoutDecomposer: Sendable {
 ///     try filter.filtered(Array("안녕\n".utf8))   // "jfshea\n"
 ///
 /// Time is O(n); memory is constant apart from the keys of syllables met.
-public struct LayoutDecomposeFilter: ByteFilter {
+public struct LayoutDecomposeFilter: ByteFilter, StreamingFilter {
   private var decomposer: LayoutDecomposer
   private var stream = UTF8Stream()
 

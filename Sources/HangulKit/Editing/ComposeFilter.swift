@@ -21,11 +21,11 @@ public enum KeyEncoding: String, Sendable, CaseIterable {
 ///     // String(decoding: out, as: UTF8.self) == "안녕하세요\n"
 ///
 /// Time is O(n) in the input; memory is bounded by the editor's line limit.
-public struct ComposeFilter: ByteFilter {
+public struct ComposeFilter: ByteFilter, StreamingFilter {
   package private(set) var editor: LineEditor
   public let keys: KeyEncoding
   /// Whether characters and syllables written are counted (for `--stats`).
-  public let countsOutput: Bool
+  package let countsOutput: Bool
   private var decoder = UTF8Stream()
   private var interpreter: KeyInterpreter
   private var recorder = StatisticsRecorder()
@@ -37,7 +37,7 @@ public struct ComposeFilter: ByteFilter {
   /// NFD text and ASCII go through ``ConjoiningSyllableKernel``.
   private let composesNFDFast: Bool
   /// Whether the last chunk was UTF-8 (but for a sequence cut off at its end).
-  public private(set) var lastChunkWasUTF8 = false
+  package private(set) var lastChunkWasUTF8 = false
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -77,7 +77,7 @@ public struct ComposeFilter: ByteFilter {
   /// Takes over `earlier`'s key transition tables (see
   /// ``LineEditor/reuseTransitions(of:)``): a piece of a parallel run starts
   /// with the steps the piece before it on its thread learned.
-  public mutating func reuseCaches(of earlier: ComposeFilter) {
+  package mutating func reuseCaches(of earlier: ComposeFilter) {
     editor.reuseTransitions(of: earlier.editor)
   }
 

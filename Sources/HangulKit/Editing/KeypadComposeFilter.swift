@@ -16,7 +16,7 @@
 ///     // String(decoding: out, as: UTF8.self) == "안\n"
 ///
 /// Time is O(n) in the input; memory is bounded by the line limit.
-public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
+public struct KeypadComposeFilter: ByteFilter, StreamingFilter, StatisticsReporting {
   public let keys: KeyEncoding
   /// The input context that types the presses; the filter applies its
   /// edits (scalars taken back, then text committed) to ``line``.
@@ -229,6 +229,6 @@ public struct KeypadComposeFilter: ByteFilter, StatisticsReporting {
   }
 
   static func bytes(of scalar: Unicode.Scalar) -> [UInt8] {
-    Array(String(scalar).utf8)
+    Array(scalar.utf8)
   }
 }

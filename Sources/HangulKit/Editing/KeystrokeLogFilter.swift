@@ -29,7 +29,7 @@
 ///
 /// Time O(n); memory: the current line (for Backspace), at most
 /// `maximumLineLength` bytes of it.
-public struct KeystrokeLogFilter: ByteFilter {
+public struct KeystrokeLogFilter: ByteFilter, StreamingFilter {
   private var recorder: KeystrokeRecorder
   let keys: KeyEncoding
   /// The committed text of the current line, which Backspace may delete.

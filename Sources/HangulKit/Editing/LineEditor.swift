@@ -102,12 +102,9 @@ package struct LineEditor: Sendable {
     var classes = [UInt8](repeating: 0, count: 128)
     var codes: [UInt8] = [0]
     var symbols = [UInt32](repeating: 0, count: 128)
-    let isJaso = [.jaso, .jasoYet].contains(keyboard.layout.type)
+    let automaton = LayoutComposer(layout: keyboard.layout, options: options)
     for code in keyboard.layout.mappedKeys {
-      let value = keyboard.layout.value(forKey: code)
-      if isJaso, ConjoiningJamo.kind(value) == .other, let symbol = Unicode.Scalar(value),
-        symbol.utf8.count <= 3
-      {
+      if let symbol = automaton.symbolTyped(byKey: code), symbol.utf8.count <= 3 {
         // pressJaso: commit, then the symbol.
         symbols[Int(code)] = symbol.utf8.enumerated().reduce(UInt32(symbol.utf8.count) << 24) {
           $0 | UInt32($1.element) << (8 * UInt32($1.offset))

@@ -13,7 +13,7 @@
 ///
 /// O(1). Public as the resume point of ``ReviewImportFilter`` (a
 /// ``ByteFilter``); what it holds is for the package's runners.
-public struct JSONRecordResumePoint: Sendable, Equatable {
+package struct JSONRecordResumePoint: Sendable, Equatable {
   /// What holds the records at the place, with the line and column where it starts.
   package enum Container: Sendable, Equatable {
     /// Nothing: between top-level values (JSON Lines, values one after another).

@@ -6,26 +6,26 @@
 ///     filter.checker?.firstProblem                        // nil
 ///
 /// Time O(n).
-public struct CheckedNormalizeFilter: ByteFilterWrapper {
-  public var inner: NormalizeFilter
-  public private(set) var checker: NormalFormChecker?
+package struct CheckedNormalizeFilter: ByteFilterWrapper {
+  package var inner: NormalizeFilter
+  package private(set) var checker: NormalFormChecker?
 
-  public init(form: ICUNormalizer.Form, verify: Bool, separator: UInt8 = 0x0A) throws {
+  package init(form: ICUNormalizer.Form, verify: Bool, separator: UInt8 = 0x0A) throws {
     inner = try NormalizeFilter(form: form)
     checker = verify ? try NormalFormChecker(form: form, separator: separator) : nil
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inner.beginInput(named: name)
     checker?.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
     checker?.beginInput(named: name)
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let start = output.count
     inner.process(chunk, into: &output)
     checker?.check(output[start...])
@@ -33,7 +33,7 @@ public struct CheckedNormalizeFilter: ByteFilterWrapper {
 
   /// Without a checker, the normalizer's own handing over; with one,
   /// through `output` (the checker reads it).
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
@@ -41,13 +41,13 @@ public struct CheckedNormalizeFilter: ByteFilterWrapper {
     process(chunk, into: &output)
   }
 
-  public mutating func finish(into output: inout [UInt8]) {
+  package mutating func finish(into output: inout [UInt8]) {
     let start = output.count
     inner.finish(into: &output)
     checker?.check(output[start...])
   }
 
-  public mutating func endPiece(into output: inout [UInt8]) throws {
+  package mutating func endPiece(into output: inout [UInt8]) throws {
     let start = output.count
     try inner.endPiece(into: &output)
     checker?.check(output[start...])
@@ -57,7 +57,7 @@ public struct CheckedNormalizeFilter: ByteFilterWrapper {
 extension VerificationTally {
   /// Adds what the checker of a piece's filter found, its first piece at
   /// `place`, and the segments it normalized in pieces.
-  public mutating func add(_ filter: CheckedNormalizeFilter, at place: PiecePlace) {
+  package mutating func add(_ filter: CheckedNormalizeFilter, at place: PiecePlace) {
     addOverlongRuns(of: filter.inner)
     guard let checker = filter.checker else { return }
     add(checker.firstProblem, count: checker.problemCount, shift: checker.problemShift(at: place))

@@ -14,34 +14,34 @@ import Synchronization
 ///
 /// Code points from U+30000 on (rare) are asked of ICU each time. A look-up
 /// is O(1). Not for sharing between threads (it fills itself).
-public final class NormalizationProperties {
+package final class NormalizationProperties {
   /// Normalization has a boundary before the code point: text may be cut
   /// there and the pieces normalized apart.
-  public static let boundary: UInt8 = 1
+  package static let boundary: UInt8 = 1
   /// A boundary, and the code point alone is in the form: with a boundary
   /// after it too, it is written unchanged.
-  public static let stable: UInt8 = 2
+  package static let stable: UInt8 = 2
   /// A Hangul syllable or conjoining jamo: the project's arithmetic composes
   /// and decomposes it (ARCHITECTURE.md, Unicode ground truth) instead of ICU.
-  public static let hangul: UInt8 = 4
+  package static let hangul: UInt8 = 4
   /// Not asked of ICU yet (no other flag is set with it).
-  public static let unknown: UInt8 = 0x80
+  package static let unknown: UInt8 = 0x80
 
   /// Code points below this are in the table.
-  public static let tableLimit: UInt32 = 0x30000
+  package static let tableLimit: UInt32 = 0x30000
 
-  public let form: ICUNormalizer.Form
-  public let normalizer: ICUNormalizer
+  package let form: ICUNormalizer.Form
+  package let normalizer: ICUNormalizer
   /// The flags of every code point below ``tableLimit``, ``unknown`` until asked.
   let table: UnsafeMutablePointer<UInt8>
 
   /// A table for `form`, empty until used.
-  public convenience init(_ form: ICUNormalizer.Form) throws {
+  package convenience init(_ form: ICUNormalizer.Form) throws {
     self.init(normalizer: try ICUNormalizer(form))
   }
 
   /// A table for `normalizer`'s form, empty until used.
-  public init(normalizer: ICUNormalizer) {
+  package init(normalizer: ICUNormalizer) {
     form = normalizer.form
     self.normalizer = normalizer
     let key = normalizer.form.rawValue
@@ -81,7 +81,7 @@ public final class NormalizationProperties {
 
   /// The flags of the code point `value` (a scalar value).
   @inline(__always)
-  public func flags(of value: UInt32) -> UInt8 {
+  package func flags(of value: UInt32) -> UInt8 {
     guard value < Self.tableLimit else { return Self.askICU(value, normalizer) }
     let flags = table[Int(value)]
     return flags == Self.unknown ? fill(value) : flags
@@ -119,7 +119,7 @@ public final class NormalizationProperties {
 
   /// Whether the project's arithmetic handles `value`: syllables and
   /// conjoining jamo, none of which has a compatibility decomposition.
-  public static func isConjoiningHangul(_ value: UInt32) -> Bool {
+  package static func isConjoiningHangul(_ value: UInt32) -> Bool {
     switch value {
     case 0xAC00...0xD7A3, 0x1100...0x11FF, 0xA960...0xA97C, 0xD7B0...0xD7C6, 0xD7CB...0xD7FB: true
     default: false

@@ -9,7 +9,7 @@
 /// that long is normalized whole, as ICU does; a longer one (more than a
 /// million bytes of combining marks on one letter) is normalized in pieces,
 /// which is not the form, and counted in ``overlongRuns``. Time O(n).
-public struct NormalizeFilter: ByteFilter {
+public struct NormalizeFilter: ByteFilter, StreamingFilter {
   public let normalizer: UnicodeNormalizer
   private var carry: [UInt8] = []
   /// Room from the start for what is written between two flushes: growing
@@ -31,8 +31,8 @@ public struct NormalizeFilter: ByteFilter {
 
   /// How many segments were longer than ``longestHeldRun`` (normalized in
   /// pieces, so not in the form), and a message about the first.
-  public private(set) var overlongRuns = 0
-  public private(set) var firstOverlongRun: String?
+  package private(set) var overlongRuns = 0
+  package private(set) var firstOverlongRun: String?
   /// The name of the input, for that message.
   private var inputName = "(standard input)"
   /// Whether the carried segment is one already counted as too long.
@@ -50,11 +50,11 @@ public struct NormalizeFilter: ByteFilter {
   /// Whether the last chunk was UTF-8 but perhaps for a sequence cut off at
   /// its end (every byte goes through the normalizer's exact decoding; a
   /// chunk that joined a long held run is not vouched for).
-  public private(set) var lastChunkWasUTF8 = false
+  package private(set) var lastChunkWasUTF8 = false
 
-  public var takesLargeChunks: Bool { true }
+  package var takesLargeChunks: Bool { true }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inputName = name
   }
 
@@ -71,7 +71,7 @@ public struct NormalizeFilter: ByteFilter {
   /// was an eighth of the work). When `take` keeps the sink (a parallel run
   /// keeps each piece's output in the sinks it was written into), a new
   /// one takes its place; else it is emptied and written on.
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
@@ -190,7 +190,7 @@ public struct NormalizeFilter: ByteFilter {
 /// A filter that may have had to normalize a segment in pieces because it
 /// was longer than it holds (``NormalizeFilter/longestHeldRun``): its
 /// output is not the form there, and the run exits 65.
-public protocol OverlongRunReporting {
+package protocol OverlongRunReporting {
   /// How many such segments there were.
   var overlongRuns: Int { get }
   /// A message about the first, naming its input.

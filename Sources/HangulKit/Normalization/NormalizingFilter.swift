@@ -7,34 +7,34 @@
 ///     try filter.filtered(Array("e\u{301}ㄱㅏ".utf8))   // "é가"
 ///
 /// Only the last normalization segment of each block is held back. Time O(n).
-public struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
-  public var inner: Inner
-  public let normalizer: ICUNormalizer?
+package struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  package var inner: Inner
+  package let normalizer: ICUNormalizer?
   private var normalize: NormalizeFilter?
   private var composed: [UInt8] = []
 
-  public init(_ inner: Inner, normalizer: ICUNormalizer?) {
+  package init(_ inner: Inner, normalizer: ICUNormalizer?) {
     self.inner = inner
     self.normalizer = normalizer
     normalize = normalizer.map { NormalizeFilter(UnicodeNormalizer($0)) }
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inner.beginInput(named: name)
     normalize?.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
     normalize?.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
     inner.beginPiece(named: name, resumingAt: point)
     normalize?.beginInput(named: name)
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {
     guard normalize != nil else { return try inner.process(chunk, into: &output) }
@@ -45,18 +45,18 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
 
   /// Through `output`, as ``process(_:into:)`` does (the normalizer reads
   /// what the inner filter wrote).
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
     try process(chunk, into: &output)
   }
 
-  public mutating func finish(into output: inout [UInt8]) throws {
+  package mutating func finish(into output: inout [UInt8]) throws {
     try finish(into: &output) { inner, composed in try inner.finish(into: &composed) }
   }
 
-  public mutating func endPiece(into output: inout [UInt8]) throws {
+  package mutating func endPiece(into output: inout [UInt8]) throws {
     try finish(into: &output) { inner, composed in try inner.endPiece(into: &composed) }
   }
 
@@ -73,6 +73,6 @@ public struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
 }
 
 extension NormalizingFilter: OverlongRunReporting {
-  public var overlongRuns: Int { normalize?.overlongRuns ?? 0 }
-  public var firstOverlongRun: String? { normalize?.firstOverlongRun }
+  package var overlongRuns: Int { normalize?.overlongRuns ?? 0 }
+  package var firstOverlongRun: String? { normalize?.firstOverlongRun }
 }

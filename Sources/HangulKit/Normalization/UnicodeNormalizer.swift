@@ -26,12 +26,12 @@ public struct UnicodeNormalizer {
   /// where ICU's reordering takes time quadratic in the run) is put in
   /// canonical order first (``CanonicalOrdering``), then normalized whole.
   /// Stream-safe text (UAX #15: at most 30 marks in a row) never comes near.
-  public static let longestSegment = 1024
+  package static let longestSegment = 1024
 
   /// The longest segment, in bytes, that a streaming filter holds to
   /// normalize whole (``NormalizeFilter``): a longer one is normalized in
   /// pieces, which is not the form, and reported.
-  public static let longestExactSegment = 1 << 20
+  package static let longestExactSegment = 1 << 20
 
   public init(_ form: ICUNormalizer.Form) throws {
     self.form = form
@@ -47,7 +47,7 @@ public struct UnicodeNormalizer {
   /// Normalizes `input`, writing to `sink`. With `isLast` false the last
   /// segment (which what follows may still change) is held back: returns how
   /// many bytes were consumed, always at a boundary.
-  public func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
+  package func normalize(_ input: UnsafeBufferPointer<UInt8>, isLast: Bool, into sink: ByteSink)
     -> Int
   {
     normalizeReportingUTF8(input, isLast: isLast, into: sink).consumed

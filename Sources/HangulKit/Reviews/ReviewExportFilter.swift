@@ -8,7 +8,7 @@
 ///     // {"content":"ㄷㅏㄹㄱ"}\n
 ///
 /// Time is O(n); memory is bounded by the largest record.
-public struct ReviewExportFilter: ByteFilter {
+public struct ReviewExportFilter: ByteFilter, StreamingFilter {
   /// What is written.
   public enum Shape: String, Sendable, CaseIterable {
     /// One record a line.
@@ -36,10 +36,10 @@ public struct ReviewExportFilter: ByteFilter {
   }
 
   public let shape: Shape
-  public private(set) var recordsExported = 0
-  public private(set) var recordsSkipped = 0
+  package private(set) var recordsExported = 0
+  package private(set) var recordsSkipped = 0
   /// How many members were reported as having no column (see ``ReviewColumnWatch``).
-  public private(set) var membersLeftOut = 0
+  package private(set) var membersLeftOut = 0
 
   private let decompose: DecompositionForm?
   private let plainKeys: Bool
@@ -58,12 +58,12 @@ public struct ReviewExportFilter: ByteFilter {
   private var tableWriter: ReviewTableWriter?
 
   /// How many values had U+0000 replaced (``ReviewTableWriter/NULPolicy/replace``).
-  public var valuesWithNULReplaced: Int { tableWriter?.valuesWithNULReplaced ?? 0 }
+  package var valuesWithNULReplaced: Int { tableWriter?.valuesWithNULReplaced ?? 0 }
 
   /// Problems with an envelope or array itself (the first hundred), with their positions.
-  public var structureProblems: [PositionedError] { reader.structureProblems }
+  package var structureProblems: [PositionedError] { reader.structureProblems }
   /// How many such problems there were in all.
-  public var structureProblemCount: Int { reader.structureProblemCount }
+  package var structureProblemCount: Int { reader.structureProblemCount }
 
   /// A filter; `table` writes the tabular shapes (by default: every top-level
   /// member of the first record, U+0000 rejected, SQLite for `.sql`).
@@ -97,7 +97,7 @@ public struct ReviewExportFilter: ByteFilter {
     }
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.
     var reader = ReviewRecordReader.placeholder
     swap(&reader, &self.reader)

@@ -13,9 +13,9 @@
 ///     // {"content":"é"}\n
 ///
 /// Time is O(n); memory is bounded by the largest record (its bytes and its output).
-public struct ReviewImportFilter: ByteFilter {
+public struct ReviewImportFilter: ByteFilter, StreamingFilter {
   /// Pieces of a parallel run begin where a ``JSONRecordBoundaryFinder`` says.
-  public typealias ResumePoint = JSONRecordResumePoint
+  package typealias ResumePoint = JSONRecordResumePoint
 
   /// How the content member is made into text.
   public enum Content: Sendable {
@@ -34,10 +34,10 @@ public struct ReviewImportFilter: ByteFilter {
   }
 
   /// Counts so far.
-  public private(set) var recordsRead = 0
-  public private(set) var recordsImported = 0
-  public private(set) var recordsRejected = 0
-  public private(set) var bytesRead = 0
+  package private(set) var recordsRead = 0
+  package private(set) var recordsImported = 0
+  package private(set) var recordsRejected = 0
+  package private(set) var bytesRead = 0
   /// Records read of the current input.
   package private(set) var recordsReadInInput = 0
   /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
@@ -57,9 +57,9 @@ public struct ReviewImportFilter: ByteFilter {
   private var reader: ReviewRecordReader
 
   /// Problems with an envelope or array itself (the first hundred), with their positions.
-  public var structureProblems: [PositionedError] { reader.structureProblems }
+  package var structureProblems: [PositionedError] { reader.structureProblems }
   /// How many such problems there were in all.
-  public var structureProblemCount: Int { reader.structureProblemCount }
+  package var structureProblemCount: Int { reader.structureProblemCount }
 
   public init(
     content: Content = .text, contentField: String = "content", recordsField: String = "data",
@@ -91,7 +91,7 @@ public struct ReviewImportFilter: ByteFilter {
     self.log = log
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     recordsReadInInput = 0
     beganAtInputStart = true
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.
@@ -104,7 +104,7 @@ public struct ReviewImportFilter: ByteFilter {
   /// Begins a piece of a parallel run at a place that a
   /// ``JSONRecordBoundaryFinder`` found (`point` is its
   /// ``JSONRecordSplitter/ResumePoint``): record indexes count from 0 again.
-  public mutating func beginPiece(named name: String, resumingAt point: JSONRecordResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: JSONRecordResumePoint) {
     recordsReadInInput = 0
     beganAtInputStart = false
     reader.beginPiece(named: name, resumingAt: point)
@@ -116,13 +116,13 @@ public struct ReviewImportFilter: ByteFilter {
   /// exactly where `next`'s began. O(1).
   ///
   ///     before.isContinued(by: next)  // false: the cut was inside a broken record
-  public func isContinued(by next: ReviewImportFilter) -> Bool {
+  package func isContinued(by next: ReviewImportFilter) -> Bool {
     reader.isContinued(by: next.reader)
   }
 
   /// Where the filter stands, when it is between records with nothing
   /// pending: a filter begun there goes on as this one does. O(1).
-  public var resumePoint: JSONRecordResumePoint? { reader.resumePoint }
+  package var resumePoint: JSONRecordResumePoint? { reader.resumePoint }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     bytesRead += chunk.count
@@ -144,7 +144,7 @@ public struct ReviewImportFilter: ByteFilter {
   /// Ends a piece whose input the filter of the next piece reads on from
   /// where this one stands (``isContinued(by:)``): nothing is pending, and the
   /// input does not end here.
-  public mutating func endPiece(into output: inout [UInt8]) {}
+  package mutating func endPiece(into output: inout [UInt8]) {}
 
   private mutating func handle(
     _ record: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]

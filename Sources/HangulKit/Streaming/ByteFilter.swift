@@ -1,10 +1,12 @@
 /// A streaming transformation of bytes: each chunk's result is appended to
-/// `output` before the next chunk is read.
+/// `output` before the next chunk is read. The public part, what a library
+/// user calls, is ``StreamingFilter``; the rest is what this package's
+/// runners ask.
 ///
 /// A filter that wraps another and changes only part of what it does
 /// conforms to ``ByteFilterWrapper``, which forwards every requirement to
 /// its ``ByteFilterWrapper/inner`` filter.
-public protocol ByteFilter {
+package protocol ByteFilter: StreamingFilter {
   /// What a filter needs to begin a piece of a parallel run in the middle
   /// of an input (``beginPiece(named:resumingAt:)``), as the runner's
   /// ``PieceBoundaryFinder`` finds it. `Never` for filters whose pieces
@@ -78,47 +80,34 @@ public protocol ByteFilter {
 }
 
 extension ByteFilter {
-  public mutating func beginInput(named name: String) {}
+  package mutating func beginInput(named name: String) {}
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: ResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: ResumePoint) {
     beginPiece(named: name, atInputStart: false)
   }
 
-  public func isContinued(by next: Self) -> Bool { true }
+  package func isContinued(by next: Self) -> Bool { true }
 
-  public var resumePoint: ResumePoint? { nil }
+  package var resumePoint: ResumePoint? { nil }
 
-  public mutating func endPiece(into output: inout [UInt8]) throws {
+  package mutating func endPiece(into output: inout [UInt8]) throws {
     try finish(into: &output)
   }
 
-  public var lastChunkWasUTF8: Bool { false }
+  package var lastChunkWasUTF8: Bool { false }
 
-  public var takesLargeChunks: Bool { false }
+  package var takesLargeChunks: Bool { false }
 
-  public mutating func reuseCaches(of earlier: Self) {}
+  package mutating func reuseCaches(of earlier: Self) {}
 
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
     try process(chunk, into: &output)
-  }
-
-  /// Transforms `chunk` given as an array.
-  public mutating func process(_ chunk: [UInt8], into output: inout [UInt8]) throws {
-    try chunk.withUnsafeBufferPointer { try process($0, into: &output) }
-  }
-
-  /// Runs the whole of `input` through the filter and returns the output.
-  public mutating func filtered(_ input: [UInt8]) throws -> [UInt8] {
-    var output: [UInt8] = []
-    try process(input, into: &output)
-    try finish(into: &output)
-    return output
   }
 }

@@ -18,57 +18,57 @@
 /// that writes (both `process` requirements, ``ByteFilter/finish(into:)``
 /// and ``ByteFilter/endPiece(into:)``): the forwarded ones write what
 /// ``inner`` writes, unchanged. O(1) on top of the inner filter.
-public protocol ByteFilterWrapper: ByteFilter where ResumePoint == Inner.ResumePoint {
+package protocol ByteFilterWrapper: ByteFilter where ResumePoint == Inner.ResumePoint {
   associatedtype Inner: ByteFilter
   /// The wrapped filter.
   var inner: Inner { get set }
 }
 
 extension ByteFilterWrapper {
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inner.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: ResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: ResumePoint) {
     inner.beginPiece(named: name, resumingAt: point)
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {
     try inner.process(chunk, into: &output)
   }
 
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
     try inner.process(chunk, into: &output, handingOver: take)
   }
 
-  public mutating func finish(into output: inout [UInt8]) throws {
+  package mutating func finish(into output: inout [UInt8]) throws {
     try inner.finish(into: &output)
   }
 
-  public mutating func endPiece(into output: inout [UInt8]) throws {
+  package mutating func endPiece(into output: inout [UInt8]) throws {
     try inner.endPiece(into: &output)
   }
 
-  public var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
+  package var lastChunkWasUTF8: Bool { inner.lastChunkWasUTF8 }
 
-  public var takesLargeChunks: Bool { inner.takesLargeChunks }
+  package var takesLargeChunks: Bool { inner.takesLargeChunks }
 
-  public mutating func reuseCaches(of earlier: Self) {
+  package mutating func reuseCaches(of earlier: Self) {
     inner.reuseCaches(of: earlier.inner)
   }
 
-  public func isContinued(by next: Self) -> Bool {
+  package func isContinued(by next: Self) -> Bool {
     inner.isContinued(by: next.inner)
   }
 
-  public var resumePoint: ResumePoint? { inner.resumePoint }
+  package var resumePoint: ResumePoint? { inner.resumePoint }
 }

@@ -7,12 +7,12 @@
 ///     sink.bytes.count   // 4
 ///
 /// Appending is amortized O(1) per byte.
-public final class ByteSink {
-  @exclusivity(unchecked) public private(set) var base: UnsafeMutablePointer<UInt8>
-  @exclusivity(unchecked) public private(set) var capacity: Int
-  @exclusivity(unchecked) public var count = 0
+package final class ByteSink {
+  @exclusivity(unchecked) package private(set) var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) package private(set) var capacity: Int
+  @exclusivity(unchecked) package var count = 0
 
-  public init(capacity: Int = 1 << 16) {
+  package init(capacity: Int = 1 << 16) {
     self.capacity = max(capacity, 64)
     base = .allocate(capacity: self.capacity)
   }
@@ -20,11 +20,11 @@ public final class ByteSink {
   deinit { base.deallocate() }
 
   /// The bytes written so far.
-  public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
   /// Makes room for `extra` more bytes.
   @inline(__always)
-  public func reserve(_ extra: Int) {
+  package func reserve(_ extra: Int) {
     if count + extra > capacity { grow(to: count + extra) }
   }
 
@@ -39,7 +39,7 @@ public final class ByteSink {
   }
 
   @inline(__always)
-  public func append(_ byte: UInt8) {
+  package func append(_ byte: UInt8) {
     reserve(1)
     assert(count < capacity, "reserve made room for the byte")
     base[count] = byte
@@ -47,7 +47,7 @@ public final class ByteSink {
   }
 
   @inline(__always)
-  public func append(_ source: UnsafePointer<UInt8>, count length: Int) {
+  package func append(_ source: UnsafePointer<UInt8>, count length: Int) {
     guard length > 0 else { return }
     reserve(length)
     assert(count + length <= capacity, "reserve made room for the bytes")
@@ -57,7 +57,7 @@ public final class ByteSink {
 
   /// Appends the UTF-8 of a scalar value.
   @inline(__always)
-  public func appendUTF8(_ value: UInt32) {
+  package func appendUTF8(_ value: UInt32) {
     reserve(4)
     assert(count + 4 <= capacity, "reserve made room for the longest sequence")
     let out = base + count
@@ -83,7 +83,7 @@ public final class ByteSink {
   }
 
   /// Moves the bytes to the end of `output` and empties the sink.
-  public func drain(into output: inout [UInt8]) {
+  package func drain(into output: inout [UInt8]) {
     guard count > 0 else { return }
     output.append(contentsOf: bytes)
     count = 0

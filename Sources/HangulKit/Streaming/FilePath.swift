@@ -66,7 +66,7 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible, Expressible
 
   /// Calls `body` with the path as a NUL-terminated C string; `nil` (with
   /// `errno` set to EINVAL) when the path holds a NUL byte.
-  public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows
+  package func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows
     -> Result?
   {
     guard !bytes.contains(0) else {
@@ -83,19 +83,19 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible, Expressible
 
   /// open(2) of the path, relative to `directory` (openat(2); by default the
   /// working directory): a descriptor, or -1 with `errno`.
-  public func open(
+  package func open(
     _ flags: Int32, mode: UInt32 = 0, relativeTo directory: Int32 = SystemCalls.currentDirectory
   ) -> Int32 {
     withCString { SystemCalls.open($0, flags, mode: mode, relativeTo: directory) } ?? -1
   }
 
   /// stat(2) of the path (lstat(2) when `followingLinks` is false); `nil` with `errno` set.
-  public func status(followingLinks: Bool = true) -> FileStatus? {
+  package func status(followingLinks: Bool = true) -> FileStatus? {
     withCString { SystemCalls.status(ofPath: $0, followingLinks: followingLinks) } ?? nil
   }
 
   /// How many names the path goes through: `a/b/c` 3, `/a` 1, `.` 1, `/` 0.
-  public var depth: Int {
+  package var depth: Int {
     bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).count
   }
 }

@@ -23,10 +23,10 @@ public enum StreamError: Error, Equatable, CustomStringConvertible {
   }
 
   /// What ``fileChanged(path:)`` says after the file's name.
-  public static let fileChangedMessage = "the file changed while it was read"
+  package static let fileChangedMessage = "the file changed while it was read"
 
   /// The text of an `errno` value.
-  public static func reason(_ code: Int32) -> String {
+  package static func reason(_ code: Int32) -> String {
     SystemCalls.errorText(code) ?? "error \(code)"
   }
 }

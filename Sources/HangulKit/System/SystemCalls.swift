@@ -5,12 +5,12 @@
   import Glibc
 
   /// What stat(2) says of a file (the C library's `struct stat`).
-  public typealias FileStatus = Glibc.stat
+  package typealias FileStatus = Glibc.stat
 #elseif canImport(Musl)
   import Musl
 
   /// What stat(2) says of a file (the C library's `struct stat`).
-  public typealias FileStatus = Musl.stat
+  package typealias FileStatus = Musl.stat
 #else
   // Linux only: the library relies on Linux system calls and flags
   // (renameat2(2) with RENAME_NOREPLACE, mmap(2) with MAP_POPULATE,

@@ -12,8 +12,8 @@
 /// its end comes); a line longer than ``NormalizeFilter/longestHeldRun``
 /// is cut before an ASCII character, a boundary in every form. Time O(n);
 /// memory: the longest line, up to that bound.
-public struct NormalFormCheckFilter: ByteFilter {
-  public private(set) var checker: NormalFormChecker
+public struct NormalFormCheckFilter: ByteFilter, StreamingFilter {
+  package private(set) var checker: NormalFormChecker
   public let log: NormalFormProblemLog
   /// The start of a line whose end has not come yet.
   private var carry: [UInt8] = []
@@ -35,14 +35,14 @@ public struct NormalFormCheckFilter: ByteFilter {
   /// The lines read: those ended by a separator, and a last one without.
   public var lineCount: Int { checker.record + (insideLine ? 1 : 0) }
 
-  public var takesLargeChunks: Bool { true }
+  package var takesLargeChunks: Bool { true }
 
   /// True: in ``NormalFormChecker/recordProblem`` mode the checker reports a
   /// byte that is not UTF-8 as the problem of its line (one whose line was
   /// reported already needs no word), so the runner need not look for one.
-  public var lastChunkWasUTF8: Bool { true }
+  package var lastChunkWasUTF8: Bool { true }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     // The last line of the input before ends here, separator or not.
     endLine()
     checker.beginInput(named: name)

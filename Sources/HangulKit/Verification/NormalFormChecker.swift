@@ -15,25 +15,25 @@
 ///
 /// Time O(n) (an ICU call only for segments that are not single code points);
 /// memory O(1) apart from ICU's buffers.
-public struct NormalFormChecker {
+package struct NormalFormChecker {
   /// A disagreement found before any text: the fast path differs from ICU.
-  public struct FastPathDisagreement: Error, CustomStringConvertible, Sendable {
-    public var description: String
+  package struct FastPathDisagreement: Error, CustomStringConvertible, Sendable {
+    package var description: String
   }
 
-  public let form: ICUNormalizer.Form
+  package let form: ICUNormalizer.Form
   /// The byte that ends a record (newline, or NUL for `-z`).
-  public let separator: UInt8
+  package let separator: UInt8
   /// The first place where the text is not in the form.
-  public private(set) var firstProblem: PositionedError?
+  package private(set) var firstProblem: PositionedError?
   /// How many places are not in the form (with ``recordProblem``: how many records).
-  public private(set) var problemCount = 0
+  package private(set) var problemCount = 0
   /// When set, gets the first place of each record that is not in the
   /// form (`hangul-normalize --check`): its line in its input, its column
   /// and the message naming the segment there and its code points
   /// (``recordProblemMessage(_:_:_:fastOnly:into:)``); the rest of such a
   /// record is skipped. Else only ``firstProblem`` is kept.
-  public var recordProblem:
+  package var recordProblem:
     ((_ line: Int, _ column: Int, _ message: UnsafeBufferPointer<UInt8>) -> Void)?
 
   let properties: NormalizationProperties
@@ -48,7 +48,7 @@ public struct NormalFormChecker {
   /// The index in `inputs` of the input of the first problem.
   private var firstProblemInput = 0
   /// The records begun so far (separators passed).
-  public private(set) var record = 0
+  package private(set) var record = 0
   private var column = 1
   /// The record whose problem ``recordProblem`` got, and its message.
   private var reportedRecord = -1
@@ -58,7 +58,7 @@ public struct NormalFormChecker {
   /// long goes on in the next text only where the normalizer had to cut it.
   private var trailingLongSegment: (record: Int, column: Int)?
 
-  public init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
+  package init(form: ICUNormalizer.Form, separator: UInt8 = 0x0A) throws {
     self.form = form
     self.separator = separator
     properties = try NormalizationProperties(form)
@@ -133,17 +133,17 @@ public struct NormalFormChecker {
   }
 
   /// Notes that the next text comes from the input `name`.
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inputs.append((record, name))
   }
 
   /// Checks `text`, a whole number of segments (a block of normalized output).
-  public mutating func check(_ text: ArraySlice<UInt8>) {
+  package mutating func check(_ text: ArraySlice<UInt8>) {
     text.withUnsafeBufferPointer { check($0) }
   }
 
   /// Checks `text`, a whole number of segments (a block of normalized output).
-  public mutating func check(_ text: UnsafeBufferPointer<UInt8>) {
+  package mutating func check(_ text: UnsafeBufferPointer<UInt8>) {
     // Nothing written: the segment before may still go on in what comes next.
     guard !text.isEmpty else { return }
     let count = text.count

@@ -14,30 +14,30 @@
 ///     verifier.check(["\u{1100}", "\u{1161}"])?.problem          // "not NFC"
 ///
 /// Checking is O(n) in the text.
-public struct OutputVerifier: Sendable {
+package struct OutputVerifier: Sendable {
   /// What the checked text should be.
-  public enum Expectation: Sendable {
+  package enum Expectation: Sendable {
     case composed
     case decomposed
   }
 
   /// A span that disagrees with ICU.
-  public struct Disagreement: Equatable, Sendable {
+  package struct Disagreement: Equatable, Sendable {
     /// The 1-based column (in characters) where the span starts.
-    public var column: Int
+    package var column: Int
     /// What is wrong.
-    public var problem: String
+    package var problem: String
     /// The project's spelling.
-    public var ours: [Unicode.Scalar]
+    package var ours: [Unicode.Scalar]
     /// ICU's spelling.
-    public var icu: [Unicode.Scalar]
+    package var icu: [Unicode.Scalar]
     /// What ICU's spelling is called ("ICU NFC").
-    public var reference: String
+    package var reference: String
   }
 
-  public typealias Transform = @Sendable ([Unicode.Scalar]) -> [Unicode.Scalar]
+  package typealias Transform = @Sendable ([Unicode.Scalar]) -> [Unicode.Scalar]
 
-  public let expectation: Expectation
+  package let expectation: Expectation
   private let nfc: ICUNormalizer
   private let nfd: ICUNormalizer
   private let ownComposition: Transform
@@ -46,12 +46,12 @@ public struct OutputVerifier: Sendable {
   /// alone: for composed output every precomposed syllable and every
   /// compatibility jamo, for decomposed output every modern initial–vowel
   /// and initial–vowel–final group (see ``provesEveryUnit()``).
-  public let everyUnitAgrees: Bool
+  package let everyUnitAgrees: Bool
 
   /// A verifier; the project's own algorithms can be replaced (to test that
   /// the verifier catches a wrong one: such a verifier asks ICU about each
   /// unit as it comes).
-  public init(
+  package init(
     expecting expectation: Expectation, composition: Transform? = nil,
     decomposition: Transform? = nil
   ) throws {
@@ -109,7 +109,7 @@ public struct OutputVerifier: Sendable {
   /// output a syllable that holds an old jamo or a filler is written as
   /// conjoining jamo (as libhangul writes it): such a block must be a
   /// well-formed initial, vowel and optional final, and is not put through NFC.
-  public func check(_ span: [Unicode.Scalar], column: Int = 1) -> Disagreement? {
+  package func check(_ span: [Unicode.Scalar], column: Int = 1) -> Disagreement? {
     guard expectation == .composed else { return checkNormalized(span, column: column) }
     var runStart = 0
     var index = 0
@@ -173,7 +173,7 @@ public struct OutputVerifier: Sendable {
 
 extension OutputVerifier.Disagreement {
   /// `not NFC: "ᄀ ᅡ" (U+1100 U+1161), ICU NFC "가" (U+AC00)`
-  public var message: String {
+  package var message: String {
     func spelling(_ scalars: [Unicode.Scalar]) -> String {
       "\"\(String(String.UnicodeScalarView(scalars)))\" (\(CodePointNotation.string(scalars)))"
     }

@@ -21,13 +21,13 @@
 /// Memory is bounded: a line is held until it ends, up to 1 MiB; spans
 /// longer than 4,096 characters are checked in pieces cut where nothing
 /// composes across.
-public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
-  public var inner: Inner
-  public let verifier: OutputVerifier?
+package struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
+  package var inner: Inner
+  package let verifier: OutputVerifier?
   /// The first disagreement, with its place.
-  public private(set) var firstDisagreement: PositionedError?
+  package private(set) var firstDisagreement: PositionedError?
   /// How many spans disagreed.
-  public private(set) var disagreementCount = 0
+  package private(set) var disagreementCount = 0
 
   private var decoder = UTF8Stream()
   private var span: [Unicode.Scalar] = []
@@ -50,7 +50,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
   private static var longestSpan: Int { 4096 }
   private static var longestHeldLine: Int { 1 << 20 }
 
-  public init(_ inner: Inner, verifier: OutputVerifier?) {
+  package init(_ inner: Inner, verifier: OutputVerifier?) {
     self.inner = inner
     self.verifier = verifier
     if let verifier, verifier.everyUnitAgrees {
@@ -61,17 +61,17 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     }
   }
 
-  public mutating func beginInput(named name: String) {
+  package mutating func beginInput(named name: String) {
     inputs.append((inputLines, name))
     inner.beginInput(named: name)
   }
 
-  public mutating func beginPiece(named name: String, atInputStart: Bool) {
+  package mutating func beginPiece(named name: String, atInputStart: Bool) {
     inputs.append((inputLines, name))
     inner.beginPiece(named: name, atInputStart: atInputStart)
   }
 
-  public mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
+  package mutating func beginPiece(named name: String, resumingAt point: Inner.ResumePoint) {
     inputs.append((inputLines, name))
     inner.beginPiece(named: name, resumingAt: point)
   }
@@ -85,7 +85,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
       : place.outputLinesBefore - place.recordsBefore
   }
 
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
     throws
   {
     guard verifier != nil else { return try inner.process(chunk, into: &output) }
@@ -97,7 +97,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
 
   /// Without a verifier, the inner filter's own handing over; with one,
   /// through `output` (the check reads it).
-  public mutating func process(
+  package mutating func process(
     _ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
     handingOver take: (ByteSink) throws -> Bool
   ) throws {
@@ -105,7 +105,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     try process(chunk, into: &output)
   }
 
-  public mutating func finish(into output: inout [UInt8]) throws {
+  package mutating func finish(into output: inout [UInt8]) throws {
     guard verifier != nil else { return try inner.finish(into: &output) }
     let start = output.count
     try inner.finish(into: &output)
@@ -115,7 +115,7 @@ public struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
   /// Verifies what the inner filter wrote at the end of its piece, then
   /// what it still held, as at the end of the input: the filter of the
   /// next piece verifies from a line start.
-  public mutating func endPiece(into output: inout [UInt8]) throws {
+  package mutating func endPiece(into output: inout [UInt8]) throws {
     guard verifier != nil else { return try inner.endPiece(into: &output) }
     let start = output.count
     try inner.endPiece(into: &output)
