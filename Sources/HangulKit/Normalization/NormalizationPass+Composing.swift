@@ -194,20 +194,29 @@ extension NormalizationPass {
         continue
       }
       // Four bytes (emoji, …), below U+30000 only.
-      guard lead == 0xF0, position &+ 3 < count else { return }
-      let second = base[position &+ 1]
-      guard second >= 0x90, second & 0xC0 == 0x80, base[position &+ 2] & 0xC0 == 0x80,
-        base[position &+ 3] & 0xC0 == 0x80
-      else { return }
-      let value =
-        UInt32(second & 0x3F) << 12 | UInt32(base[position &+ 2] & 0x3F) << 6
-        | UInt32(base[position &+ 3] & 0x3F)
-      guard value < NormalizationProperties.tableLimit,
-        table[Int(value)] & NormalizationProperties.stable != 0
-      else { return }
+      guard isStableFourBytes(base, at: position, count: count, table) else { return }
       position &+= 4
       copied = true
     }
+  }
+
+  /// Whether the four bytes at `position` are one well-formed sequence
+  /// (emoji, …) below ``NormalizationProperties/tableLimit`` that is in the
+  /// form alone: the copy loops take it as it is.
+  @inline(__always)
+  static func isStableFourBytes(
+    _ base: UnsafePointer<UInt8>, at position: Int, count: Int, _ table: UnsafeMutablePointer<UInt8>
+  ) -> Bool {
+    guard base[position] == 0xF0, position &+ 3 < count else { return false }
+    let second = base[position &+ 1]
+    guard second >= 0x90, second & 0xC0 == 0x80, base[position &+ 2] & 0xC0 == 0x80,
+      base[position &+ 3] & 0xC0 == 0x80
+    else { return false }
+    let value =
+      UInt32(second & 0x3F) << 12 | UInt32(base[position &+ 2] & 0x3F) << 6
+      | UInt32(base[position &+ 3] & 0x3F)
+    return value < NormalizationProperties.tableLimit
+      && table[Int(value)] & NormalizationProperties.stable != 0
   }
 
   /// Copies the input from `start` to `end` to the output and moves `start` on.

@@ -111,17 +111,7 @@ extension NormalizationPass {
         continue
       }
       // Four bytes (emoji, …), below U+30000 only.
-      guard lead == 0xF0, position &+ 3 < count else { break }
-      let second = base[position &+ 1]
-      guard second >= 0x90, second & 0xC0 == 0x80, base[position &+ 2] & 0xC0 == 0x80,
-        base[position &+ 3] & 0xC0 == 0x80
-      else { break }
-      let value =
-        UInt32(second & 0x3F) << 12 | UInt32(base[position &+ 2] & 0x3F) << 6
-        | UInt32(base[position &+ 3] & 0x3F)
-      guard value < NormalizationProperties.tableLimit,
-        table[Int(value)] & NormalizationProperties.stable != 0
-      else { break }
+      guard isStableFourBytes(base, at: position, count: count, table) else { break }
       UnsafeMutableRawPointer(out + written).storeBytes(
         of: UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self), as: UInt32.self)
       written &+= 4

@@ -41,17 +41,10 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
   /// How many members were reported as having no column (see ``ReviewColumnWatch``).
   package private(set) var membersLeftOut = 0
 
-  private let decompose: DecompositionForm?
-  private let plainKeys: Bool
-  /// The search columns added for the content, and the NFC they are made from.
-  private let search: [ReviewSearchKey]
-  private let searchNormalizer: UnicodeNormalizer?
-  private let relativeTime: RelativeTime?
-  private let contentField: String
-  private let contentFieldBytes: [UInt8]
-  private let timeZone: ReviewTimeZone
-  private let skip: (PositionedError) -> Void
-  private let memberLeftOut: (PositionedError) -> Void
+  /// What each record is read by and what is changed and added in it.
+  private let options: Options
+  /// Where what is left out is said.
+  private let reports: Reports
   /// The members left out so far, for the --columns a message suggests.
   private var leftOutNames: [String] = []
   private var reader: ReviewRecordReader
@@ -80,18 +73,14 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
     reader = ReviewRecordReader(
       recordsField: recordsField, contentField: contentField, report: structureProblem)
     self.shape = shape
-    self.decompose = decompose
-    self.plainKeys = plainKeys
-    self.search = search
-    // The keys are made from NFC (NFD content gives the same keys); without
-    // ICU's tables, from the content as it is.
-    searchNormalizer = search.isEmpty ? nil : try? UnicodeNormalizer(.nfc)
-    self.relativeTime = relativeTime
-    self.contentField = contentField
-    contentFieldBytes = Array(contentField.utf8)
-    self.timeZone = timeZone
-    self.skip = skip
-    self.memberLeftOut = memberLeftOut
+    options = Options(
+      decompose: decompose, plainKeys: plainKeys, search: search,
+      // The keys are made from NFC (NFD content gives the same keys); without
+      // ICU's tables, from the content as it is.
+      searchNormalizer: search.isEmpty ? nil : try? UnicodeNormalizer(.nfc),
+      relativeTime: relativeTime, contentField: contentField,
+      contentFieldBytes: Array(contentField.utf8), timeZone: timeZone)
+    reports = Reports(skip: skip, memberLeftOut: memberLeftOut)
     if let format = shape.tableFormat(dialect: .sqlite) {
       tableWriter = table ?? ReviewTableWriter(format: format)
     }
@@ -131,13 +120,16 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
   ) {
     // Table rows of records that pass the checks need no parsed value: the
     // splitter checked the JSON and found the members.
-    if tableWriter != nil, decompose == nil, relativeTime == nil, search.isEmpty {
+    if tableWriter != nil, options.decompose == nil, options.relativeTime == nil,
+      options.search.isEmpty
+    {
       do throws(ReviewRecord.Problem) {
         _ = try ReviewRecord.check(
-          raw, contentField: contentField, contentFieldBytes: contentFieldBytes, timeZone: timeZone)
+          raw, contentField: options.contentField, contentFieldBytes: options.contentFieldBytes,
+          timeZone: options.timeZone)
       } catch {
         recordsSkipped += 1
-        skip(
+        reports.skip(
           PositionedError(
             file: fileName, line: error.line, column: error.column,
             message: "record \(raw.index) skipped: \(error.reason)"))
@@ -147,7 +139,7 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
       reportMembersLeftOut(of: raw, in: fileName)
       if let problem {
         recordsSkipped += 1
-        skip(
+        reports.skip(
           PositionedError(
             file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
       } else {
@@ -157,30 +149,37 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
     }
     let record: ReviewRecord
     do {
-      record = try ReviewRecord(raw, contentField: contentField, timeZone: timeZone)
+      record = try ReviewRecord(raw, contentField: options.contentField, timeZone: options.timeZone)
     } catch {
       recordsSkipped += 1
-      skip(
+      reports.skip(
         PositionedError(
           file: fileName, line: error.line, column: error.column,
           message: "record \(raw.index) skipped: \(error.reason)"))
       return
     }
     var content = record.content
-    if let decompose { content = content.decomposed(to: decompose, plain: plainKeys) }
+    if let decompose = options.decompose {
+      content = content.decomposed(to: decompose, plain: options.plainKeys)
+    }
     switch shape {
     case .post:
       output.append(contentsOf: Array("{\"content\":\(JSONWriter.quoted(content))}\n".utf8))
     case .jsonl, .api, .csv, .tsv, .sql:
       var members: [(name: String, json: String)] = []
-      if decompose != nil { members.append((contentField, JSONWriter.quoted(content))) }
-      if !search.isEmpty {
-        let text = searchNormalizer?.normalized(record.content) ?? record.content
-        for key in search {
-          members.append((key.columnName(for: contentField), JSONWriter.quoted(key.key(of: text))))
+      if options.decompose != nil {
+        members.append((options.contentField, JSONWriter.quoted(content)))
+      }
+      if !options.search.isEmpty {
+        let text = options.searchNormalizer?.normalized(record.content) ?? record.content
+        for key in options.search {
+          members.append(
+            (key.columnName(for: options.contentField), JSONWriter.quoted(key.key(of: text))))
         }
       }
-      if let relativeTime, let date = record.date, let dateValue = record.dateValue {
+      if let relativeTime = options.relativeTime, let date = record.date,
+        let dateValue = record.dateValue
+      {
         let json = relativeTime.description(of: date).map(JSONWriter.quoted) ?? Self.json(dateValue)
         members.append(("elapsed", json))
       }
@@ -189,7 +188,7 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
         reportMembersLeftOut(of: raw, in: fileName)
         if let problem {
           recordsSkipped += 1
-          skip(
+          reports.skip(
             PositionedError(
               file: fileName, line: raw.line, message: "record \(raw.index) skipped: \(problem)"))
           return
@@ -217,7 +216,7 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
         leftOutNames.count < Self.namesSuggested
         ? "--columns " + columns.joined(separator: ",") : "--columns with every member to write"
       let place = raw.position(ofOffset: offset)
-      memberLeftOut(
+      reports.memberLeftOut(
         PositionedError(
           file: fileName, line: place.line, column: place.column,
           message:
@@ -237,5 +236,27 @@ public struct ReviewExportFilter: ByteFilter, StreamingFilter {
     case .number(let spelling): spelling
     default: "null"
     }
+  }
+}
+
+extension ReviewExportFilter {
+  /// What each record is read by (its content member, the time zone of its
+  /// dates) and what is changed and added in it.
+  fileprivate struct Options {
+    let decompose: DecompositionForm?
+    let plainKeys: Bool
+    /// The search columns added for the content, and the NFC they are made from.
+    let search: [ReviewSearchKey]
+    let searchNormalizer: UnicodeNormalizer?
+    let relativeTime: RelativeTime?
+    let contentField: String
+    let contentFieldBytes: [UInt8]
+    let timeZone: ReviewTimeZone
+  }
+
+  /// Where a record that is skipped, and a member that has no column, are said.
+  fileprivate struct Reports {
+    let skip: (PositionedError) -> Void
+    let memberLeftOut: (PositionedError) -> Void
   }
 }
