@@ -33,25 +33,15 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
     case iso
   }
 
-  /// Counts so far.
-  package private(set) var recordsRead = 0
-  package private(set) var recordsImported = 0
-  package private(set) var recordsRejected = 0
-  package private(set) var bytesRead = 0
-  /// Records read of the current input.
-  package private(set) var recordsReadInInput = 0
-  /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
-  package private(set) var beganAtInputStart = true
+  /// Counts so far, and where the filter began.
+  package private(set) var progress = Progress()
   /// Where rejects and structure problems go on a run on several threads (see ``ReviewImportTally``).
   package private(set) var log: ReviewImportLog?
   /// The index of the filter's first record in its input, once a ``ReviewImportTally`` knows it.
   var firstIndex: Int?
 
-  private let content: Content
-  private let contentField: String
-  private let contentFieldBytes: [UInt8]
-  private let timeZone: ReviewTimeZone
-  private let dates: Dates
+  /// What each record is read by and how it is written.
+  private let options: Options
   private var normalizer: JSONStringNormalizer
   private let reject: (ReviewReject) -> Void
   private var reader: ReviewRecordReader
@@ -67,11 +57,9 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
     structureProblem: @escaping (PositionedError) -> Void = { _ in },
     reject: @escaping (ReviewReject) -> Void
   ) throws {
-    self.content = content
-    self.contentField = contentField
-    contentFieldBytes = Array(contentField.utf8)
-    self.timeZone = timeZone
-    self.dates = dates
+    options = Options(
+      content: content, contentField: contentField, contentFieldBytes: Array(contentField.utf8),
+      timeZone: timeZone, dates: dates)
     self.reject = reject
     normalizer = try JSONStringNormalizer()
     reader = ReviewRecordReader(
@@ -92,8 +80,8 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
   }
 
   package mutating func beginInput(named name: String) {
-    recordsReadInInput = 0
-    beganAtInputStart = true
+    progress.recordsReadInInput = 0
+    progress.beganAtInputStart = true
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.
     var reader = ReviewRecordReader.placeholder
     swap(&reader, &self.reader)
@@ -105,8 +93,8 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
   /// ``JSONRecordBoundaryFinder`` found (`point` is its
   /// ``JSONRecordSplitter/ResumePoint``): record indexes count from 0 again.
   package mutating func beginPiece(named name: String, resumingAt point: JSONRecordResumePoint) {
-    recordsReadInInput = 0
-    beganAtInputStart = false
+    progress.recordsReadInInput = 0
+    progress.beganAtInputStart = false
     reader.beginPiece(named: name, resumingAt: point)
   }
 
@@ -125,7 +113,7 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
   package var resumePoint: JSONRecordResumePoint? { reader.resumePoint }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    bytesRead += chunk.count
+    progress.bytesRead += chunk.count
     // Moved out, not copied: a copy would share the record buffer and copy it at every append.
     var reader = ReviewRecordReader.placeholder
     swap(&reader, &self.reader)
@@ -149,14 +137,14 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
   private mutating func handle(
     _ record: JSONRecordSplitter.Record, in fileName: String, into output: inout [UInt8]
   ) {
-    recordsRead += 1
-    recordsReadInInput += 1
+    progress.recordsRead += 1
+    progress.recordsReadInInput += 1
     do throws(ReviewRecord.Problem) {
       var found: ReviewRecord.DateFound?
       let contents = try ReviewRecord.check(
-        record, contentField: contentField, contentFieldBytes: contentFieldBytes,
-        timeZone: timeZone, date: &found)
-      let date = dates == .iso ? try isoDate(found, contents: contents, of: record) : nil
+        record, contentField: options.contentField, contentFieldBytes: options.contentFieldBytes,
+        timeZone: options.timeZone, date: &found)
+      let date = options.dates == .iso ? try isoDate(found, contents: contents, of: record) : nil
       let size = output.count
       if record.bytes.count > 1 << 16 { output.reserveCapacity(size + record.bytes.count + 16) }
       do throws(ReviewRecord.Problem) {
@@ -166,9 +154,9 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
         throw error
       }
       output.append(0x0A)
-      recordsImported += 1
+      progress.recordsImported += 1
     } catch {
-      recordsRejected += 1
+      progress.recordsRejected += 1
       reject(
         ReviewReject(
           file: fileName, index: record.index, line: error.line, column: error.column,
@@ -223,16 +211,17 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
         }
         copy(position..<member.value.lowerBound)
         let token = UnsafeBufferPointer(rebasing: bytes[member.value])
-        switch content {
+        switch options.content {
         case .text:
           normalizer.normalize(token, into: &output)
-        case .keys(let keys, let options, let keyboard):
+        case .keys(let keys, let composerOptions, let keyboard):
           guard let text = (try? JSONParser.parse(Array(token)))?.stringValue else { break }
-          var composer = ComposeFilter(keys: keys, keyboard: keyboard, options: options)
+          var composer = ComposeFilter(keys: keys, keyboard: keyboard, options: composerOptions)
           guard let composed = try? composer.filtered(Array(text.utf8)) else {
             let place = record.position(ofOffset: member.value.lowerBound)
             problem = ReviewRecord.Problem(
-              reason: "\(JSONWriter.quoted(contentField)) cannot be composed", line: place.line,
+              reason: "\(JSONWriter.quoted(options.contentField)) cannot be composed",
+              line: place.line,
               column: place.column, recordJSON: String(decoding: record.compacted, as: UTF8.self))
             return
           }
@@ -253,5 +242,38 @@ public struct ReviewImportFilter: ByteFilter, StreamingFilter {
       copy(position..<bytes.count)
     }
     if let problem { throw problem }
+  }
+}
+
+extension ReviewImportFilter {
+  package var recordsRead: Int { progress.recordsRead }
+  package var recordsImported: Int { progress.recordsImported }
+  package var recordsRejected: Int { progress.recordsRejected }
+  package var bytesRead: Int { progress.bytesRead }
+  /// Records read of the current input.
+  package var recordsReadInInput: Int { progress.recordsReadInInput }
+  /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
+  package var beganAtInputStart: Bool { progress.beganAtInputStart }
+
+  /// Counts so far, and where the filter began.
+  package struct Progress {
+    package var recordsRead = 0
+    package var recordsImported = 0
+    package var recordsRejected = 0
+    package var bytesRead = 0
+    /// Records read of the current input.
+    package var recordsReadInInput = 0
+    /// Whether the filter began at an input's start (not at a piece that a parallel run cut out).
+    package var beganAtInputStart = true
+  }
+
+  /// What each record is read by (its content member, the time zone of its
+  /// dates) and how its content and creation time are written.
+  fileprivate struct Options {
+    let content: Content
+    let contentField: String
+    let contentFieldBytes: [UInt8]
+    let timeZone: ReviewTimeZone
+    let dates: Dates
   }
 }
