@@ -6,7 +6,7 @@
 ///     actions[0x20] == .text                   // a space
 ///
 /// One byte, so that the table costs one load per key; its ``column`` is
-/// the row of ``LineEditor/jamoKeyClasses`` that gives the key's column.
+/// the row of ``KeyRunTables/jamoKeyClasses`` that gives the key's column.
 struct AsciiKeyAction: Equatable {
   /// The row in the key-class table: 0 text, 1 other, 2 + a jamo's offset,
   /// 0xFF a layout key.
@@ -99,22 +99,23 @@ extension LineEditor {
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [AsciiKeyAction],
     _ scratch: inout [UInt8], _ written: inout Int
   ) -> Int {
-    var state = jamoTransitions.index(of: context.syllable.state, hint: lastTransitionState)
+    var state = runs.jamoTransitions.index(
+      of: context.syllable.state, hint: runs.lastTransitionState)
     var keystrokes = 0
     while true {
       // A step the table does not know yet: its state and column.
       var missingState = state
       let missing = scratch.withUnsafeMutableBufferPointer { buffer in
-        jamoTransitions.entries.withUnsafeBufferPointer { entries in
-          jamoTransitions.writes.withUnsafeBufferPointer { writes in
-            jamoTransitions.longWrites.withUnsafeBufferPointer { longWrites in
+        runs.jamoTransitions.entries.withUnsafeBufferPointer { entries in
+          runs.jamoTransitions.writes.withUnsafeBufferPointer { writes in
+            runs.jamoTransitions.longWrites.withUnsafeBufferPointer { longWrites in
               actions.withUnsafeBufferPointer { table in
-                jamoKeyClasses.withUnsafeBufferPointer { classes in
+                runs.jamoKeyClasses.withUnsafeBufferPointer { classes in
                   Self.runJamoTable(
                     input, &position, end, table, classes,
                     Tables(
                       entries: entries, writes: writes, longWrites: longWrites,
-                      width: jamoTransitions.width),
+                      width: runs.jamoTransitions.width),
                     &state, &missingState, buffer, &written, &keystrokes)
                 }
               }
@@ -124,9 +125,9 @@ extension LineEditor {
       }
       guard missing >= 0 else { break }
       let machine = context.syllable.machine
-      let jamo = Jamo(offset: jamoOfKeyClass[missing])
-      let current = jamoTransitions.state(at: state)
-      let stored = jamoTransitions.resolve(state: &missingState, keyClass: missing) {
+      let jamo = Jamo(offset: runs.jamoOfKeyClass[missing])
+      let current = runs.jamoTransitions.state(at: state)
+      let stored = runs.jamoTransitions.resolve(state: &missingState, keyClass: missing) {
         syllable, bytes in
         if missing == 0 {
           // Text: the run writes the byte itself.
@@ -136,12 +137,12 @@ extension LineEditor {
         }
       }
       // The table may have started over: the run goes on from the state's new row.
-      state = jamoTransitions.index(of: current, hint: state)
+      state = runs.jamoTransitions.index(of: current, hint: state)
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    context.syllable.restore(jamoTransitions.state(at: state))
-    lastTransitionState = state
+    context.syllable.restore(runs.jamoTransitions.state(at: state))
+    runs.lastTransitionState = state
     return keystrokes
   }
 
@@ -245,20 +246,21 @@ extension LineEditor {
     _ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int, _ actions: [AsciiKeyAction],
     _ scratch: inout [UInt8], _ written: inout Int
   ) {
-    if layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
-    var state = layoutTransitions.index(of: context.layout.buffer, hint: lastTransitionState)
+    if runs.layoutRunClasses.isEmpty { prepareLayoutRuns(actions) }
+    var state = runs.layoutTransitions.index(
+      of: context.layout.buffer, hint: runs.lastTransitionState)
     while true {
       let missing = scratch.withUnsafeMutableBufferPointer { buffer in
-        layoutTransitions.entries.withUnsafeBufferPointer { entries in
-          layoutTransitions.writes.withUnsafeBufferPointer { writes in
-            layoutTransitions.longWrites.withUnsafeBufferPointer { longWrites in
-              layoutRunClasses.withUnsafeBufferPointer { classes in
-                layoutRunWrites.withUnsafeBufferPointer { afterWrites in
+        runs.layoutTransitions.entries.withUnsafeBufferPointer { entries in
+          runs.layoutTransitions.writes.withUnsafeBufferPointer { writes in
+            runs.layoutTransitions.longWrites.withUnsafeBufferPointer { longWrites in
+              runs.layoutRunClasses.withUnsafeBufferPointer { classes in
+                runs.layoutRunWrites.withUnsafeBufferPointer { afterWrites in
                   Self.runLayoutTable(
                     input, &position, end, classes, afterWrites,
                     Tables(
                       entries: entries, writes: writes, longWrites: longWrites,
-                      width: layoutTransitions.width),
+                      width: runs.layoutTransitions.width),
                     &state, buffer, &written)
                 }
               }
@@ -268,8 +270,9 @@ extension LineEditor {
       }
       guard missing >= 0 else { break }
       var composer = context.layout
-      let code = layoutClassCodes[missing]
-      let stored = layoutTransitions.resolve(state: &state, keyClass: missing) { buffer, bytes in
+      let code = runs.layoutClassCodes[missing]
+      let stored = runs.layoutTransitions.resolve(state: &state, keyClass: missing) {
+        buffer, bytes in
         composer.restore(buffer)
         if missing == 0 {
           // Text, or a key that only types a symbol: the run writes it.
@@ -282,8 +285,8 @@ extension LineEditor {
       // A step the table cannot hold ends the run: it goes the general way.
       guard stored else { break }
     }
-    context.layout.restore(layoutTransitions.state(at: state))
-    lastTransitionState = state
+    context.layout.restore(runs.layoutTransitions.state(at: state))
+    runs.lastTransitionState = state
   }
 
   /// Works out ``layoutRunClasses`` and ``layoutRunWrites`` from the
@@ -295,17 +298,17 @@ extension LineEditor {
     for code in 0..<min(128, actions.count) {
       switch actions[code] {
       case .layoutKey:
-        classes[code] = layoutKeyClasses[code]
+        classes[code] = runs.layoutKeyClasses[code]
         // Column 0: a key that only types a symbol (commit, then the symbol).
-        if classes[code] == 0 { afterWrites[code] = layoutSymbolWrites[code] }
+        if classes[code] == 0 { afterWrites[code] = runs.layoutSymbolWrites[code] }
       case .text:
         classes[code] = 0
         afterWrites[code] = 1 << 24 | UInt32(code)
       default: break
       }
     }
-    layoutRunClasses = classes
-    layoutRunWrites = afterWrites
+    runs.layoutRunClasses = classes
+    runs.layoutRunWrites = afterWrites
   }
 
   /// The loop of ``typeLayoutRun``: returns the column of a step the table
