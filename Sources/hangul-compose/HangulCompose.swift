@@ -222,30 +222,36 @@ struct HangulCompose: ParsableCommand {
     // On one thread each error is reported as its line is read (`tail -f log |`).
     let immediate: ((PositionedError) -> Void)? =
       runner.runsInParallel ? nil : { errors.add($0.description) }
+    // Warnings (an event type not known) are shown in order but not counted as errors.
+    let warnNow: ((PositionedError) -> Void)? =
+      runner.runsInParallel ? nil : { diagnostics.report($0.description) }
     let status = runner.run(
       makeFilter: {
         let log = PieceErrorLog(immediate: immediate)
+        let warnings = PieceErrorLog(immediate: warnNow)
         return ErrorLoggingFilter(
           log: log,
-          VerifyingFilter(
-            NormalizingFilter(
-              EventLogFilter(
-                keys: keys, keyboard: keyboard, options: options,
-                maximumLineLength: maximumLineLength, startMode: startMode,
-                output: output.ofEvents,
-                includesStatistics: counts, multitapTimeout: multitapTimeout
-              ) { log.add($0) },
-              normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
-            verifier: verifies ? try OutputVerifier(expecting: .composed) : nil))
+          ErrorLoggingFilter(
+            log: warnings,
+            VerifyingFilter(
+              NormalizingFilter(
+                EventLogFilter(
+                  keys: keys, keyboard: keyboard, options: options,
+                  maximumLineLength: maximumLineLength, startMode: startMode,
+                  output: output.ofEvents,
+                  includesStatistics: counts, multitapTimeout: multitapTimeout,
+                  report: { log.add($0) }, warn: { warnings.add($0) }),
+                normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+              verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
       },
       merge: { filter, place, finished in
-        let unshown = filter.log.drain(shift: place.recordsBeforeInInput) {
-          errors.add($0.description)
-        }
+        let shift = place.recordsBeforeInInput
+        _ = filter.inner.log.drain(shift: shift) { diagnostics.report($0.description) }
+        let unshown = filter.log.drain(shift: shift) { errors.add($0.description) }
         errors.add(unshown: unshown)
         guard finished else { return }
-        statistics.append(filter.inner.statistics)
-        tally.add(filter.inner, at: place)
+        statistics.append(filter.inner.inner.statistics)
+        tally.add(filter.inner.inner, at: place)
       }, report: diagnostics.report
     ).exitStatus
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
