@@ -222,9 +222,13 @@ struct HangulCompose: ParsableCommand {
     // On one thread each error is reported as its line is read (`tail -f log |`).
     let immediate: ((PositionedError) -> Void)? =
       runner.runsInParallel ? nil : { errors.add($0.description) }
-    // Warnings (an event type not known) are shown in order but not counted as errors.
-    let warnNow: ((PositionedError) -> Void)? =
-      runner.runsInParallel ? nil : { diagnostics.report($0.description) }
+    // Warnings (an event type not known) are shown but not counted as errors,
+    // each message once whatever piece of a parallel run found it.
+    let warned = WarnedMessages()
+    let warnOnce: (PositionedError) -> Void = {
+      if warned.messages.insert($0.message).inserted { diagnostics.report($0.description) }
+    }
+    let warnNow: ((PositionedError) -> Void)? = runner.runsInParallel ? nil : warnOnce
     let status = runner.run(
       makeFilter: {
         let log = PieceErrorLog(immediate: immediate)
@@ -246,7 +250,7 @@ struct HangulCompose: ParsableCommand {
       },
       merge: { filter, place, finished in
         let shift = place.recordsBeforeInInput
-        _ = filter.inner.log.drain(shift: shift) { diagnostics.report($0.description) }
+        _ = filter.inner.log.drain(shift: shift, report: warnOnce)
         let unshown = filter.log.drain(shift: shift) { errors.add($0.description) }
         errors.add(unshown: unshown)
         guard finished else { return }
@@ -258,4 +262,9 @@ struct HangulCompose: ParsableCommand {
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
+}
+
+/// The warning messages already shown.
+private final class WarnedMessages {
+  var messages: Set<String> = []
 }

@@ -49,7 +49,7 @@ struct BrowserStreamGenerator {
   }
 
   private mutating func emit(_ type: String, _ members: [(String, Any)] = []) {
-    time += 7
+    time += 40
     var parts = ["\"type\":\(JSONWriter.quoted(type))"]
     for (name, value) in members {
       let spelled: String =

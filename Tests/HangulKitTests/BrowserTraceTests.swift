@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import HangulKit
@@ -165,5 +166,33 @@ struct BrowserTraceTests {
     #expect(result.errors.isEmpty)
     #expect(result.warnings.isEmpty)
     #expect(result.statistics.total.keystrokes == trace.keys)
+  }
+}
+
+/// The samples of hangul-keylog(5), one a platform model, replayed by the library.
+@Suite("Browser samples")
+struct BrowserSampleTests {
+  static let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  @Test(
+    "each sample replays to its expected text with its keys",
+    arguments: [
+      ("issue28", 2, 0), ("chrome-windows", 27, 0), ("chrome-macos", 28, 0),
+      ("safari-macos", 29, 0), ("android", 24, 24), ("wkwebview", 7, 6),
+    ])
+  func sample(name: String, keys: Int, rebuilt: Int) throws {
+    let log = try String(
+      contentsOf: Self.repository.appendingPathComponent("samples/browser-\(name).jsonl"),
+      encoding: .utf8)
+    let expected = try String(
+      contentsOf: Self.repository.appendingPathComponent("samples/browser-\(name).expected.txt"),
+      encoding: .utf8)
+    let result = BrowserEventTests.run(BrowserEventTests.lines(log))
+    #expect(result.output == expected)
+    #expect(result.errors.isEmpty)
+    #expect(result.warnings.isEmpty)
+    #expect(result.statistics.total.keystrokes == keys)
+    #expect(result.statistics.total.reconstructed == rebuilt)
   }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// `hangul-compose --format events` on browser event streams (hangul-keylog(5)).
+@Suite("Browser event streams end to end")
+struct BrowserCommandTests {
+  let compose = Executable("hangul-compose")
+
+  static let samples = [
+    "issue28", "chrome-windows", "chrome-macos", "safari-macos", "android", "wkwebview",
+  ]
+
+  @Test(
+    "each browser sample gives its expected text, status 0, nothing on stderr", arguments: samples)
+  func sample(name: String) throws {
+    let result = try compose.run([
+      "--format", "events", repositoryFile("samples/browser-\(name).jsonl").path,
+    ])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == (try Data(contentsOf: repositoryFile("samples/browser-\(name).expected.txt"))))
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("the issue's log: 가, status 0, --stats counts 2 keys and 1 character")
+  func issueStats() throws {
+    let result = try compose.run([
+      "--format", "events", "--stats", "--stats-format", "json",
+      repositoryFile("samples/browser-issue28.jsonl").path,
+    ])
+    #expect(result.status == 0)
+    #expect(result.text == "가\n")
+    #expect(result.stderr.contains(#""total":{"keys":2,"#))
+    #expect(result.stderr.contains(#""characters":1,"#))
+  }
+
+  @Test("--stats says how many keys of the Android sample were rebuilt")
+  func androidStats() throws {
+    let result = try compose.run([
+      "--format", "events", "--stats", repositoryFile("samples/browser-android.jsonl").path,
+    ])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr.contains(
+        "24 of the keys were rebuilt from the log's composition and input data (no key was recorded)"
+      ))
+  }
+
+  @Test("an unknown event type is a warning at its line, once, and the status stays 0")
+  func unknownType() throws {
+    let log = #"""
+      {"type":"wheel"}
+      {"type":"keydown","key":"Process","code":"KeyR","keyCode":229}
+      {"type":"wheel"}
+      """#
+    let result = try compose.run(["--format", "events"], input: Data(log.utf8))
+    #expect(result.status == 0)
+    #expect(result.text == "ㄱ\n")
+    #expect(
+      result.stderr
+        == "hangul-compose: (standard input):1: event type \"wheel\" is not one hangul-keylog(5) knows: ignored\n"
+    )
+  }
+
+  /// The browser samples as documents of one log, a `"doc"` on every line and
+  /// times going on, with an unknown type now and then, about `size` bytes.
+  static func browserLog(size: Int) throws -> (log: Data, text: String) {
+    var log = ""
+    var text = ""
+    var document = 0
+    var offset = 0
+    while log.utf8.count < size {
+      let name = samples[document % samples.count]
+      let lines = try String(
+        contentsOf: repositoryFile("samples/browser-\(name).jsonl"), encoding: .utf8
+      ).split(separator: "\n")
+      text += try String(
+        contentsOf: repositoryFile("samples/browser-\(name).expected.txt"), encoding: .utf8)
+      document += 1
+      var last = offset
+      for line in lines {
+        var body = line.dropFirst()
+        // Every time member moves on by the documents before.
+        if let range = body.range(of: #""timeStamp":"#) {
+          let digits = body[range.upperBound...].prefix { $0.isNumber }
+          let time = (Int(digits) ?? 0) + offset
+          last = max(last, time)
+          body.replaceSubrange(range.upperBound..<digits.endIndex, with: "\(time)")
+        }
+        log += "{\"doc\":\(document)," + body + "\n"
+      }
+      if document % 7 == 0 { log += "{\"doc\":\(document),\"type\":\"wheel\"}\n" }
+      offset = last + 1000
+    }
+    return (Data(log.utf8), text)
+  }
+
+  @Test("--jobs 2 replays a browser stream of many documents as --jobs 1 does")
+  func jobs() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, text) = try Self.browserLog(size: 2_500_000)
+    let url = folder.appendingPathComponent("browser.jsonl")
+    try log.write(to: url)
+    for jobs in ["1", "2"] {
+      let result = try compose.run(["--format", "events", "--stats", "--jobs", jobs, url.path])
+      #expect(result.status == 0)
+      #expect(result.text == text, "--jobs \(jobs)")
+      let warnings = result.stderr.split(separator: "\n").filter { $0.contains("wheel") }
+      #expect(warnings.count == 1, "--jobs \(jobs)")
+      #expect(result.stderr.contains("of the keys were rebuilt"))
+    }
+  }
+}
