@@ -197,4 +197,28 @@ struct BrowserEventTests {
     #expect(result.statistics.total.backspaces == 1)
     #expect(result.statistics.text.contains("7 of the keys were rebuilt"))
   }
+
+  @Test(
+    "composition data that our keyboard does not show: one warning that names a keyboard that does")
+  func crossCheck() {
+    func key(_ code: String, _ data: String) -> [String] {
+      [
+        #"{"type":"keydown","key":"Process","code":"\#(code)","keyCode":229}"#,
+        #"{"type":"compositionupdate","data":"\#(data)"}"#,
+      ]
+    }
+    // 3-set final: j f s types 안 (ㅇ ㅏ ㄴ).
+    let lines = key("KeyJ", "ㅇ") + key("KeyF", "아") + key("KeyS", "안")
+    let result = Self.run(lines)
+    #expect(result.errors.isEmpty)
+    #expect(
+      result.warnings.map(\.description) == [
+        #"log.jsonl:2: the log's input method shows "ㅇ" where keyboard 2 shows "ㅓ" (try --keyboard 39)"#
+      ])
+    #expect(Self.run(lines, keyboard: Keyboard(builtIn: "3f")!).warnings.isEmpty)
+    #expect(Self.run(lines, keyboard: Keyboard(builtIn: "3f")!).output == "안\n")
+    // At a syllable boundary macOS shows the syllable just ended: no warning.
+    let boundary = key("KeyG", "ㅎ") + key("KeyK", "하") + key("KeyS", "한") + key("KeyR", "한")
+    #expect(Self.run(boundary).warnings.isEmpty)
+  }
 }

@@ -55,6 +55,7 @@ struct BrowserGeneratorTests {
       let expected = generator.shownText + "\n"
       let keys = result.statistics.total.keystrokes
       if result.output != expected || keys != presses.count || !result.errors.isEmpty
+        || !result.warnings.isEmpty
         || (platform == .android) != (result.statistics.total.reconstructed == keys && keys > 0)
       {
         failures += 1

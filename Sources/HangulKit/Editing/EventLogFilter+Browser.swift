@@ -24,5 +24,42 @@ extension EventLogFilter {
         editor.commitSyllable()
       }
     }
+    checkComposition()
+  }
+
+  /// Compares the composition data of the event at hand with our preedit
+  /// (or, at a syllable boundary, the one of the keys just before): on the
+  /// first disagreement of the log, one warning that names a built-in
+  /// keyboard whose preedit would agree. The keys are replayed only when the
+  /// preedit differs.
+  mutating func checkComposition() {
+    guard let shown = browser.shownComposition, !browser.disagreed else { return }
+    let ours = editor.context.preeditString
+    let positions = browser.recentPositions
+    // A log that begins in the middle of a syllable shows more than its keys typed.
+    guard shown != ours, UIEventStream.keys(of: shown).count <= positions.count else { return }
+    let keyboard = editor.context.keyboard
+    if Self.shows(shown, typing: positions, on: keyboard) { return }
+    browser.disagreed = true
+    let better = Keyboard.builtIn.first {
+      $0.layout.id != keyboard.layout.id && Self.shows(shown, typing: positions, on: $0)
+    }
+    warn(
+      "the log's input method shows \(JSONWriter.quoted(shown)) where keyboard \(keyboard.layout.id) shows \(JSONWriter.quoted(ours))"
+        + (better.map { " (try --keyboard \($0.layout.id))" } ?? ""))
+  }
+
+  /// Whether some run of the keys of `positions` leaves `shown` as the
+  /// preedit on `keyboard` (the last ones, or those before the last key
+  /// when the log shows the syllable that key ended).
+  static func shows(_ shown: String, typing positions: [UInt8], on keyboard: Keyboard) -> Bool {
+    for start in positions.indices {
+      var context = HangulInputContext(keyboard: keyboard)
+      for position in positions[start...] {
+        context.process(InputKey(ascii: position))
+        if context.preeditString == shown { return true }
+      }
+    }
+    return false
   }
 }

@@ -56,8 +56,14 @@ struct UIEventStream {
   private var endingKey: (code: String, compositionEnded: Bool)?
   /// The event types and input types warned about (one warning each).
   private(set) var warned: Set<String> = []
-  /// The composition data the log showed last, to check against our preedit.
+  /// The composition data of the event at hand when the keys before it
+  /// were known: what our preedit should show (``EventLogFilter/checkComposition()``).
   private(set) var shownComposition: String?
+  /// The key positions (ASCII) of the last known presses, to find the
+  /// keyboard whose preedit the log shows; empty after a key without a position.
+  private(set) var recentPositions: [UInt8] = []
+  /// Whether a disagreement was reported (once a log).
+  var disagreed = false
 
   /// The steps of one event, and a warning about it when it is the first of an
   /// unknown type.
@@ -128,9 +134,10 @@ struct UIEventStream {
       steps += text(held.data, inputType: held.inputType)
     }
     steps += settle()
-    let leads = inputLeadsKeys
+    let (leads, disagreed) = (inputLeadsKeys, self.disagreed)
     self = UIEventStream(warned: warned)
     inputLeadsKeys = leads
+    self.disagreed = disagreed
     return steps
   }
 
@@ -207,6 +214,12 @@ struct UIEventStream {
   }
 
   private mutating func known(_ action: EventLogFilter.Action) -> [Step] {
+    if case .code(.position(let plain, let upper), let shifted) = action {
+      if recentPositions.count == 8 { recentPositions.removeFirst() }
+      recentPositions.append(shifted ? upper : plain)
+    } else {
+      recentPositions.removeAll()
+    }
     keyedSinceInput = true
     rebuilding = false
     return [.press(action)]
@@ -245,10 +258,10 @@ struct UIEventStream {
   private mutating func composed(_ data: String?) -> [Step] {
     guard let data else { return [] }
     composition.shown = Self.keys(of: data)
-    shownComposition = data
     if waiting { return [] }
     if keyedSinceInput, !rebuilding {
       composition.typed = composition.shown
+      shownComposition = data
       return []
     }
     return reconstruct(to: composition.shown)
