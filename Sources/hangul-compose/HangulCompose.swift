@@ -130,7 +130,8 @@ struct HangulCompose: ParsableCommand {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
-    let keyboard = try compose.loadKeyboard()
+    var keyboard = try compose.loadKeyboard()
+    if compose.guessesKeyboard { keyboard = try guessedKeyboard() }
     let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
       guard format == .events, automaton.hasMultitapCycles else {
@@ -170,6 +171,20 @@ struct HangulCompose: ParsableCommand {
       status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
+  /// composition data in the first 64 KiB of the first FILE, said on stderr.
+  func guessedKeyboard() throws -> Keyboard {
+    guard format == .events, let first = files.first, !first.isStandardInput else {
+      throw ValidationError(
+        "--keyboard auto needs --format events and a FILE (it reads the start of the first one)")
+    }
+    guard let keyboard = EventLogFilter.agreeingKeyboard(forFile: first) else {
+      throw ValidationError("--keyboard auto cannot read \(first)")
+    }
+    diagnostics.report("--keyboard auto: \(keyboard.layout.id) (its preedits agree with the log's)")
+    return keyboard
   }
 
   /// Composes a text log with filters `makeComposer` makes, on `--jobs`

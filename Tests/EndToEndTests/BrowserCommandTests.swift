@@ -112,4 +112,29 @@ struct BrowserCommandTests {
       #expect(result.stderr.contains("of the keys were rebuilt"))
     }
   }
+
+  @Test("--keyboard auto reads the start of the first FILE and says which keyboard agrees")
+  func keyboardAuto() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var log = ""
+    for (code, data) in [
+      ("KeyJ", "ㅇ"), ("KeyF", "아"), ("KeyS", "안"), ("KeyH", "ㄴ"), ("KeyE", "녀"), ("KeyA", "녕"),
+    ] {
+      log += #"{"type":"keydown","key":"Process","code":"\#(code)","keyCode":229}"# + "\n"
+      log += #"{"type":"compositionupdate","data":"\#(data)"}"# + "\n"
+    }
+    let url = folder.appendingPathComponent("3set.jsonl")
+    try Data(log.utf8).write(to: url)
+    let guessed = try compose.run(["--format", "events", "--keyboard", "auto", url.path])
+    #expect(guessed.status == 0)
+    #expect(guessed.text == "안녕\n")
+    #expect(guessed.stderr.contains("hangul-compose: --keyboard auto: "))
+    let plain = try compose.run(["--format", "events", url.path])
+    #expect(plain.text != "안녕\n")
+    #expect(plain.stderr.contains("where keyboard 2 shows \"ㅓ\" (try --keyboard "))
+    let piped = try compose.run(
+      ["--format", "events", "--keyboard", "auto"], input: Data(log.utf8))
+    #expect(piped.status == 64)
+  }
 }

@@ -221,4 +221,25 @@ struct BrowserEventTests {
     let boundary = key("KeyG", "ㅎ") + key("KeyK", "하") + key("KeyS", "한") + key("KeyR", "한")
     #expect(Self.run(boundary).warnings.isEmpty)
   }
+
+  @Test(
+    "--keyboard auto: the built-in keyboard whose preedits agree with the log's; 2-set on a tie")
+  func agreeingKeyboard() throws {
+    func key(_ code: String, _ data: String) -> [String] {
+      [
+        #"{"type":"keydown","key":"Process","code":"\#(code)","keyCode":229}"#,
+        #"{"type":"compositionupdate","data":"\#(data)"}"#,
+      ]
+    }
+    // 3-set: j f s h e a types 안녕.
+    let threeSet =
+      key("KeyJ", "ㅇ") + key("KeyF", "아") + key("KeyS", "안") + key("KeyH", "ㄴ")
+      + key("KeyE", "녀") + key("KeyA", "녕")
+    let guessed = EventLogFilter.agreeingKeyboard(for: Array(threeSet.joined(separator: "\n").utf8))
+    #expect(guessed.layout.id != "2")
+    #expect(Self.run(threeSet, keyboard: guessed).output == "안녕\n")
+    let twoSet = Array(Self.issueLog.joined(separator: "\n").utf8)
+    #expect(EventLogFilter.agreeingKeyboard(for: twoSet).layout.id == "2")
+    #expect(EventLogFilter.agreeingKeyboard(for: []).layout.id == "2")
+  }
 }

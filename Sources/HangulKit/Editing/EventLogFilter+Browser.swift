@@ -33,13 +33,15 @@ extension EventLogFilter {
   /// keyboard whose preedit would agree. The keys are replayed only when the
   /// preedit differs.
   mutating func checkComposition() {
-    guard let shown = browser.shownComposition, !browser.disagreed else { return }
+    guard let shown = browser.shownComposition else { return }
     let ours = editor.context.preeditString
     let positions = browser.recentPositions
     // A log that begins in the middle of a syllable shows more than its keys typed.
     guard shown != ours, UIEventStream.keys(of: shown).count <= positions.count else { return }
     let keyboard = editor.context.keyboard
     if Self.shows(shown, typing: positions, on: keyboard) { return }
+    browser.disagreements += 1
+    guard !browser.disagreed else { return }
     browser.disagreed = true
     let better = Keyboard.builtIn.first {
       $0.layout.id != keyboard.layout.id && Self.shows(shown, typing: positions, on: $0)
@@ -61,5 +63,55 @@ extension EventLogFilter {
       }
     }
     return false
+  }
+
+  /// How many composition data of a browser log's start disagree with our
+  /// preedits on `keyboard` (``checkComposition()``).
+  public static func disagreements(of sample: [UInt8], on keyboard: Keyboard) -> Int {
+    var filter = EventLogFilter(keys: .qwerty, keyboard: keyboard, report: { _ in })
+    _ = try? filter.filtered(sample)
+    return filter.browser.disagreements
+  }
+
+  /// The built-in keyboard (not a phone keypad) whose preedits agree best
+  /// with the composition data of `sample`, the start of a browser log
+  /// (`--keyboard auto`); on a tie the first of `--list-keyboards`, 2-set.
+  /// O(sample × keyboards), and more where the keys disagree: give it the
+  /// first 64 KiB or so.
+  public static func agreeingKeyboard(for sample: [UInt8]) -> Keyboard {
+    var best: (keyboard: Keyboard, count: Int) = (.twoSet, disagreements(of: sample, on: .twoSet))
+    for keyboard in Keyboard.builtIn where best.count > 0 {
+      guard InputAutomaton(keyboard: keyboard, options: ComposerOptions()) != .keypad else {
+        continue
+      }
+      let count = disagreements(of: sample, on: keyboard)
+      if count < best.count { best = (keyboard, count) }
+    }
+    return best.keyboard
+  }
+
+  /// ``agreeingKeyboard(for:)`` of the first `count` bytes of the file at
+  /// `path`, or `nil` (with `errno`) when it cannot be opened or read.
+  public static func agreeingKeyboard(forFile path: FilePath, reading count: Int = 1 << 16)
+    -> Keyboard?
+  {
+    let descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
+    guard descriptor >= 0 else { return nil }
+    defer { _ = SystemCalls.close(descriptor) }
+    var sample = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let read = sample.withUnsafeMutableBytes { buffer in
+        assert(filled < buffer.count, "room is left past what was read")
+        return SystemCalls.read(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled)
+      }
+      if read < 0, SystemCalls.errorNumber == SystemCalls.interrupted { continue }
+      if read < 0 { return nil }
+      if read == 0 { break }
+      filled += read
+    }
+    // Whole lines only: a line cut short would be an error.
+    let end = filled == count ? (sample[..<filled].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) : filled
+    return agreeingKeyboard(for: Array(sample[..<end]))
   }
 }

@@ -62,8 +62,9 @@ struct UIEventStream {
   /// The key positions (ASCII) of the last known presses, to find the
   /// keyboard whose preedit the log shows; empty after a key without a position.
   private(set) var recentPositions: [UInt8] = []
-  /// Whether a disagreement was reported (once a log).
+  /// Whether a disagreement was reported (once a log), and how many there were.
   var disagreed = false
+  var disagreements = 0
 
   /// The steps of one event, and a warning about it when it is the first of an
   /// unknown type.
@@ -134,10 +135,11 @@ struct UIEventStream {
       steps += text(held.data, inputType: held.inputType)
     }
     steps += settle()
-    let (leads, disagreed) = (inputLeadsKeys, self.disagreed)
+    let (leads, disagreed, disagreements) = (inputLeadsKeys, self.disagreed, self.disagreements)
     self = UIEventStream(warned: warned)
     inputLeadsKeys = leads
     self.disagreed = disagreed
+    self.disagreements = disagreements
     return steps
   }
 
