@@ -18,10 +18,13 @@ struct BrowserEventTests {
     var warnings: [PositionedError] = []
   }
 
-  static func run(_ lines: [String], keyboard: Keyboard = .twoSet) -> Run {
+  static func run(
+    _ lines: [String], keyboard: Keyboard = .twoSet,
+    maximumLineLength: Int = EditingDefaults.maximumLineLength
+  ) -> Run {
     let collected = Collected()
     var filter = EventLogFilter(
-      keyboard: keyboard, includesStatistics: true,
+      keyboard: keyboard, maximumLineLength: maximumLineLength, includesStatistics: true,
       report: { collected.errors.append($0) }, warn: { collected.warnings.append($0) })
     filter.beginInput(named: "log.jsonl")
     let output = (try? filter.filtered(Array(lines.joined(separator: "\n").utf8))) ?? []
@@ -241,5 +244,22 @@ struct BrowserEventTests {
     let twoSet = Array(Self.issueLog.joined(separator: "\n").utf8)
     #expect(EventLogFilter.agreeingKeyboard(for: twoSet).layout.id == "2")
     #expect(EventLogFilter.agreeingKeyboard(for: []).layout.id == "2")
+  }
+
+  @Test(
+    "a browser member past --max-line is an error on a line with a type, and ignored on one without"
+  )
+  func overlongMembers() {
+    let long = String(repeating: "가", count: 2000)
+    let plain = Self.run([#"{"key":"ㄱ","data":"\#(long)"}"#], maximumLineLength: 16)
+    #expect(plain.output == "ㄱ\n")
+    #expect(plain.errors.isEmpty)
+    let typed = Self.run(
+      [#"{"type":"input","inputType":"insertText","data":"\#(long)"}"#], maximumLineLength: 16)
+    #expect(typed.output == "")
+    #expect(
+      typed.errors.map(\.description) == [
+        #"log.jsonl:1:49: "data" is longer than --max-line allows (4096 bytes)"#
+      ])
   }
 }

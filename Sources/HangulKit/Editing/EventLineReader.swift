@@ -47,9 +47,14 @@ struct EventLineReader {
   /// The names of the members an event uses.
   static let usedNames: [[UInt8]] = [
     "key", "code", "text", "t", "doc", "shiftKey",
-    // The members of a browser's event (SPEC 3.6).
+    // The members of a browser's event (SPEC 3.6), from browserNamesStart.
     "type", "timeStamp", "time", "data", "inputType", "keyCode", "ctrlKey", "metaKey",
   ].map { Array($0.utf8) }
+
+  /// The index in ``usedNames`` of the first member only browser events use.
+  static let browserNamesStart = 6
+  /// A browser event's member that was longer than ``limit``, not kept.
+  private var overlong: Rejection?
 
   /// The most bytes of one kept value (a string decoded to UTF-8, a number as spelled).
   let limit: Int
@@ -220,6 +225,9 @@ struct EventLineReader {
       case .lineStart, .afterObject, .skipping, .number: break
       }
     }
+    if rejection == nil, let overlong, members.contains(where: { $0.name == "type" }) {
+      reject(overlong.message, at: overlong.column)
+    }
     byteOrderMarkAllowed = false
   }
 
@@ -235,6 +243,7 @@ struct EventLineReader {
     held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
     rejection = nil
     rejectionTaken = false
+    overlong = nil
   }
 
   private mutating func reject(_ message: String, at column: Int) {
@@ -419,7 +428,16 @@ struct EventLineReader {
 
   mutating func tooLong() {
     let member = keptName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
-    reject("\"\(member)\" is longer than --max-line allows (\(limit) bytes)", at: valueColumn)
+    let message = "\"\(member)\" is longer than --max-line allows (\(limit) bytes)"
+    guard let index = keptName, index >= Self.browserNamesStart else {
+      return reject(message, at: valueColumn)
+    }
+    // A browser event's member: an error only if the line has a "type"
+    // (``endLine()``); a line without one means what it did before it was read.
+    token.keeps = false
+    keptName = nil
+    held.removeAll()
+    if overlong == nil { overlong = Rejection(message: message, column: valueColumn) }
   }
 
   private mutating func takeInString(_ byte: UInt8) {
