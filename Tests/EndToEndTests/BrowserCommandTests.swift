@@ -137,4 +137,25 @@ struct BrowserCommandTests {
       ["--format", "events", "--keyboard", "auto"], input: Data(log.utf8))
     #expect(piped.status == 64)
   }
+
+  @Test(
+    "--output keystrokes names a rebuilt press by what it typed, and takes the time of timeStamp")
+  func keystrokes() throws {
+    let android = try compose.run([
+      "--format", "events", "--output", "keystrokes",
+      repositoryFile("samples/browser-android.jsonl").path,
+    ])
+    #expect(android.status == 0)
+    #expect(
+      android.text.split(separator: "\n").first
+        == #"{"n":1,"t":240,"key":"ㄱ","commit":"","preedit":"ㄱ"}"#)
+    let windows = try compose.run([
+      "--format", "events", "--output", "keystrokes",
+      repositoryFile("samples/browser-issue28.jsonl").path,
+    ])
+    #expect(
+      windows.text
+        == #"{"n":1,"t":1000,"key":"KeyR","commit":"","preedit":"ㄱ"}"# + "\n"
+        + #"{"n":2,"t":1200,"key":"KeyK","commit":"","preedit":"가"}"# + "\n")
+  }
 }

@@ -11,7 +11,11 @@ extension EventLogFilter {
       case .press(let action), .reconstructed(let action):
         recorder.current.keystrokes += 1
         if case .reconstructed = step { recorder.current.reconstructed += 1 }
-        if keystrokes != nil { record(action, of: event, at: time) } else { perform(action) }
+        if keystrokes != nil {
+          record(action, of: Self.recorded(action, of: event, rebuilt: step), at: time)
+        } else {
+          perform(action)
+        }
       case .text(let phrase):
         recorder.current.insertedText += phrase.count
         if keystrokes != nil {
@@ -25,6 +29,30 @@ extension EventLogFilter {
       }
     }
     checkComposition()
+  }
+
+  /// The event as `--output keystrokes` names it: its time as `"t"`, and a
+  /// rebuilt press by what it typed (ㄱ, Backspace), not by the log's `Unidentified`.
+  static func recorded(
+    _ action: Action, of event: JSONValue, rebuilt step: UIEventStream.Step
+  ) -> JSONValue {
+    var members: [JSONValue.Member] = []
+    if let time = event["t"] ?? event["timeStamp"] ?? event["time"] {
+      members.append(JSONValue.Member("t", time))
+    }
+    guard case .reconstructed = step else {
+      for name in ["key", "code"] {
+        if let value = event[name] { members.append(JSONValue.Member(name, value)) }
+      }
+      return .object(members)
+    }
+    let name: String
+    switch action {
+    case .character(let typed), .text(let typed): name = typed
+    case .named(let named): name = named.rawValue
+    default: name = ""
+    }
+    return .object(members + [JSONValue.Member("key", .string(name))])
   }
 
   /// Compares the composition data of the event at hand with our preedit
