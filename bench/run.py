@@ -2,8 +2,8 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode] [--only-reviews]
-                    [--jobs-size 1G] [--wrongmode-size 100M]
+                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode|browser]
+                    [--only-reviews] [--jobs-size 1G] [--wrongmode-size 100M] [--browser-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -27,7 +27,9 @@ memory of importing one record with a --big-record MB content, then
 records, then --jobs 2 against --jobs 1 on --jobs-size files (all cores) and
 against GNU parallel's --pipe, --pipe-part and one-job-a-file recipes on the
 same bytes (--only recipes runs these rows alone), and last hangul-wrongmode check and fix on --wrongmode-size of mixed comments
-(bench/comments.py), which no peer does in bulk.
+(bench/comments.py), which no peer does in bulk; then a raw browser event stream of --browser-size (Chrome on
+Windows: keydown, composition, beforeinput, input and keyup events, about 6 a key; --only browser runs this row
+alone): MB/s, peak memory and --jobs 2 against --jobs 1 (no peer replays such streams).
 A peer that is not installed is skipped with a note.
 """
 import argparse
@@ -102,8 +104,10 @@ def main():
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
-    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "recipes", "wrongmode"],
+    parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "recipes", "wrongmode",
+                                             "browser"],
                         help="run only this part")
+    parser.add_argument("--browser-size", default="100M", help="input size of the browser event stream row")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
     options = parser.parse_args()
@@ -142,6 +146,11 @@ def main():
             with open(inputs["nfd"], "wb") as f:
                 f.write(unicodedata.normalize("NFD", text.decode("utf-8")).encode("utf-8"))
             check_section(options, work, ours, inputs)
+            return
+        if options.only == "browser":
+            inputs["qwerty"] = f"{work}/qwerty.keys"
+            sh(f"python3 {ROOT}/bench/keys.py qwerty < {inputs['text']} > {inputs['qwerty']}")
+            browser_section(options, work, ours, inputs)
             return
         for kind in ("qwerty", "jamo"):
             inputs[kind] = f"{work}/{kind}.keys"
@@ -237,6 +246,8 @@ def main():
         jobs_section(options, work, ours, inputs)
 
         wrongmode_section(options, work, ours)
+
+        browser_section(options, work, ours, inputs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -479,6 +490,89 @@ def jobs_section(options, work, ours, inputs):
               f"{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
         os.remove(path)
     parallel_recipes(options, work, ours, inputs)
+
+
+def browser_events(keystrokes):
+    """The events Chrome on Windows fires for one key of `hangul-compose --output keystrokes` (its preedit
+    and commit): keydown Process with the physical code, the composition's events, beforeinput and input,
+    keyup; a key the input method does not take is a plain keydown and an insertText."""
+    key, commit, preedit = keystrokes["key"], keystrokes["commit"], keystrokes["preedit"]
+    quoted = lambda text: json.dumps(text, ensure_ascii=False)
+    if len(key) == 1 and key.isalpha():
+        code = "Key" + key.upper()
+        shift = "true" if key.isupper() else "false"
+        events = [f'{{"type":"keydown","key":"Process","code":"{code}","keyCode":229,"shiftKey":{shift}}}']
+        if commit:
+            events.append(f'{{"type":"compositionend","data":{quoted(commit)}}}')
+            events.append('{"type":"compositionstart","data":""}')
+        events.append(f'{{"type":"compositionupdate","data":{quoted(preedit)}}}')
+        events.append(f'{{"type":"beforeinput","inputType":"insertCompositionText","data":{quoted(preedit)}}}')
+        events.append(f'{{"type":"input","inputType":"insertCompositionText","data":{quoted(preedit)}}}')
+        events.append(f'{{"type":"keyup","key":"Process","code":"{code}","keyCode":229}}')
+        return events
+    name = "Enter" if key == "Enter" else key
+    events = [f'{{"type":"keydown","key":{quoted(name)},"keyCode":{13 if key == "Enter" else 0}}}']
+    if key == "Enter":
+        events.append('{"type":"input","inputType":"insertLineBreak"}')
+    else:
+        events.append(f'{{"type":"input","inputType":"insertText","data":{quoted(key)}}}')
+    events.append(f'{{"type":"keyup","key":{quoted(name)}}}')
+    return events
+
+
+def browser_section(options, work, ours, inputs):
+    """A raw browser event stream of --browser-size: MB/s and peak memory, and --jobs 2 against --jobs 1
+    (every core), outputs checked equal."""
+    target = size(options.browser_size)
+    with open(inputs["qwerty"], "rb") as f:
+        keys = f.read(2_000_000)
+    keys = keys[: keys.rfind(b"\n") + 1]
+    recorded = subprocess.run([ours("hangul-compose"), "--keys", "qwerty", "--output", "keystrokes"], input=keys,
+                              check=True, capture_output=True).stdout.decode("utf-8")
+    lines, document, events = [], 0, 0
+    for number, line in enumerate(recorded.splitlines()):
+        keystrokes = json.loads(line)
+        for index, event in enumerate(browser_events(keystrokes)):
+            # A new document every 200 keys, at a keydown: the piece boundary of --jobs.
+            if index == 0 and number % 200 == 0:
+                document += 1
+                event = f'{{"doc":{document},' + event[1:]
+            lines.append(event)
+            events += 1
+    unit = ("\n".join(lines) + "\n").encode("utf-8")
+    path = f"{work}/browser.jsonl"
+    write_repeated(unit, path, target)
+    os.sync()
+    megabytes = os.path.getsize(path) / 1e6
+    print(f"\nbrowser event stream ({options.browser_size}, Chrome on Windows, {events / len(recorded.splitlines()):.1f} "
+          f"events a key, a document every 200 keys; median of {options.runs} runs)")
+    header = f"{'task':28} {'input MB':>8} {'jobs 1 MB/s':>11} {'peak MiB':>9} {'jobs 2 MB/s':>11} {'speed-up':>9}"
+    print(header)
+    print("-" * len(header))
+    argv = [ours("hangul-compose"), "--format", "events"]
+    digests = set()
+    for jobs in ("1", "2"):
+        digests.add(subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
+                                   check=True, capture_output=True, text=True).stdout)
+    times = {"1": [], "2": []}
+    peak = 0.0
+    for _ in range(options.runs):
+        for jobs in ("1", "2"):
+            # No taskset: --jobs 2 needs two cores.
+            with tempfile.NamedTemporaryFile("r") as report:
+                start = time.perf_counter()
+                status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv
+                                         + ["--jobs", jobs, path], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+                times[jobs].append(time.perf_counter() - start)
+                if jobs == "1":
+                    peak = max(peak, int(report.read().split()[-1]) / 1024)
+            if status != 0:
+                sys.exit(f"failed: {' '.join(argv)} --jobs {jobs}")
+    one, two = statistics.median(times["1"]), statistics.median(times["2"])
+    print(f"{'browser events → text':28} {megabytes:8.1f} {megabytes / one:11.1f} {peak:9.1f} {megabytes / two:11.1f} "
+          f"{one / two:8.2f}×{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
+    os.remove(path)
 
 
 def write_repeated(data, path, target):

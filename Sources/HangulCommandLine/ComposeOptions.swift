@@ -40,6 +40,9 @@ package struct ComposeOptions: ParsableArguments {
       backspace: backspace, autoReorder: autoReorder)
   }
 
+  /// Whether `--keyboard auto` asks for the keyboard a browser log's composition data agree with.
+  package var guessesKeyboard: Bool { keyboard.lowercased() == "auto" }
+
   package func validate() throws {
     if !listKeyboards { _ = try loadKeyboard() }
   }
@@ -47,6 +50,8 @@ package struct ComposeOptions: ParsableArguments {
   /// The keyboard `--keyboard` names; a usage error when it cannot be loaded,
   /// or when `--keys jamo` is asked of a keyboard whose keys have no jamo labels.
   package func loadKeyboard() throws -> Keyboard {
+    // `auto` is hangul-compose's, for browser event logs: 2-set until the log is read.
+    if guessesKeyboard { return .twoSet }
     let loaded = try Keyboard.named(byOption: keyboard)
     if keys == .jamo, !InputAutomaton.takesJamoLabels(loaded) {
       throw ValidationError(

@@ -130,7 +130,8 @@ struct HangulCompose: ParsableCommand {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
-    let keyboard = try compose.loadKeyboard()
+    var keyboard = try compose.loadKeyboard()
+    if compose.guessesKeyboard { keyboard = try guessedKeyboard() }
     let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
       guard format == .events, automaton.hasMultitapCycles else {
@@ -170,6 +171,20 @@ struct HangulCompose: ParsableCommand {
       status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
+  /// composition data in the first 64 KiB of the first FILE, said on stderr.
+  func guessedKeyboard() throws -> Keyboard {
+    guard format == .events, let first = files.first, !first.isStandardInput else {
+      throw ValidationError(
+        "--keyboard auto needs --format events and a FILE (it reads the start of the first one)")
+    }
+    guard let keyboard = EventLogFilter.agreeingKeyboard(forFile: first) else {
+      throw ValidationError("--keyboard auto cannot read \(first)")
+    }
+    diagnostics.report("--keyboard auto: \(keyboard.layout.id) (its preedits agree with the log's)")
+    return keyboard
   }
 
   /// Composes a text log with filters `makeComposer` makes, on `--jobs`
@@ -222,34 +237,49 @@ struct HangulCompose: ParsableCommand {
     // On one thread each error is reported as its line is read (`tail -f log |`).
     let immediate: ((PositionedError) -> Void)? =
       runner.runsInParallel ? nil : { errors.add($0.description) }
+    // Warnings (an event type not known) are shown but not counted as errors,
+    // each message once whatever piece of a parallel run found it.
+    let warned = WarnedMessages()
+    let warnOnce: (PositionedError) -> Void = {
+      if warned.messages.insert($0.message).inserted { diagnostics.report($0.description) }
+    }
+    let warnNow: ((PositionedError) -> Void)? = runner.runsInParallel ? nil : warnOnce
     let status = runner.run(
       makeFilter: {
         let log = PieceErrorLog(immediate: immediate)
+        let warnings = PieceErrorLog(immediate: warnNow)
         return ErrorLoggingFilter(
           log: log,
-          VerifyingFilter(
-            NormalizingFilter(
-              EventLogFilter(
-                keys: keys, keyboard: keyboard, options: options,
-                maximumLineLength: maximumLineLength, startMode: startMode,
-                output: output.ofEvents,
-                includesStatistics: counts, multitapTimeout: multitapTimeout
-              ) { log.add($0) },
-              normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
-            verifier: verifies ? try OutputVerifier(expecting: .composed) : nil))
+          ErrorLoggingFilter(
+            log: warnings,
+            VerifyingFilter(
+              NormalizingFilter(
+                EventLogFilter(
+                  keys: keys, keyboard: keyboard, options: options,
+                  maximumLineLength: maximumLineLength, startMode: startMode,
+                  output: output.ofEvents,
+                  includesStatistics: counts, multitapTimeout: multitapTimeout,
+                  report: { log.add($0) }, warn: { warnings.add($0) }),
+                normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
+              verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
       },
       merge: { filter, place, finished in
-        let unshown = filter.log.drain(shift: place.recordsBeforeInInput) {
-          errors.add($0.description)
-        }
+        let shift = place.recordsBeforeInInput
+        _ = filter.inner.log.drain(shift: shift, report: warnOnce)
+        let unshown = filter.log.drain(shift: shift) { errors.add($0.description) }
         errors.add(unshown: unshown)
         guard finished else { return }
-        statistics.append(filter.inner.statistics)
-        tally.add(filter.inner, at: place)
+        statistics.append(filter.inner.inner.statistics)
+        tally.add(filter.inner.inner, at: place)
       }, report: diagnostics.report
     ).exitStatus
     if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
+}
+
+/// The warning messages already shown.
+private final class WarnedMessages {
+  var messages: Set<String> = []
 }

@@ -89,6 +89,9 @@ extension HangulReviews {
       SystemCalls.ignoreBrokenPipeSignal()
       let diagnostics = Diagnostics(program: "hangul-reviews")
       if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
+      if compose.guessesKeyboard {
+        throw ValidationError("--keyboard auto applies to hangul-compose --format events only")
+      }
       let errors = ErrorReport(diagnostics)
       var rejectFile: RejectsFile?
       if let rejects {

@@ -1,7 +1,9 @@
 /// Reads the lines of an event log (``EventLogFilter``) as they stream in,
 /// a byte at a time, and keeps of each line only what its event can use:
 /// the first `"key"`, `"code"`, `"text"`, `"t"`, `"doc"` and `"shiftKey"`
-/// members of its object, each up to ``limit`` bytes, and of a container
+/// members of its object (and those of a browser's event: `"type"`,
+/// `"timeStamp"`, `"time"`, `"data"`, `"inputType"`, `"keyCode"`,
+/// `"ctrlKey"`, `"metaKey"`), each up to ``limit`` bytes, and of a container
 /// only its kind. Everything else is checked as RFC 8259 JSON (what
 /// ``JSONParser`` accepts, nesting up to ``JSONParser/defaultMaximumDepth``)
 /// and dropped. A line that cannot be an event is rejected as soon as that is
@@ -43,9 +45,16 @@ struct EventLineReader {
   }
 
   /// The names of the members an event uses.
-  static let usedNames: [[UInt8]] = ["key", "code", "text", "t", "doc", "shiftKey"].map {
-    Array($0.utf8)
-  }
+  static let usedNames: [[UInt8]] = [
+    "key", "code", "text", "t", "doc", "shiftKey",
+    // The members of a browser's event (SPEC 3.6), from browserNamesStart.
+    "type", "timeStamp", "time", "data", "inputType", "keyCode", "ctrlKey", "metaKey",
+  ].map { Array($0.utf8) }
+
+  /// The index in ``usedNames`` of the first member only browser events use.
+  static let browserNamesStart = 6
+  /// A browser event's member that was longer than ``limit``, not kept.
+  private var overlong: Rejection?
 
   /// The most bytes of one kept value (a string decoded to UTF-8, a number as spelled).
   let limit: Int
@@ -62,7 +71,7 @@ struct EventLineReader {
   var token = TokenState()
   private var members: [Member] = []
   /// Which of ``usedNames`` were seen (only the first of each is kept).
-  private var seenNames: UInt8 = 0
+  private var seenNames: UInt16 = 0
   /// The member whose value comes next, an index into ``usedNames``, when it is kept.
   private var keptName: Int?
   private var name: [UInt8] = []
@@ -216,6 +225,9 @@ struct EventLineReader {
       case .lineStart, .afterObject, .skipping, .number: break
       }
     }
+    if rejection == nil, let overlong, members.contains(where: { $0.name == "type" }) {
+      reject(overlong.message, at: overlong.column)
+    }
     byteOrderMarkAllowed = false
   }
 
@@ -231,6 +243,7 @@ struct EventLineReader {
     held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
     rejection = nil
     rejectionTaken = false
+    overlong = nil
   }
 
   private mutating func reject(_ message: String, at column: Int) {
@@ -398,8 +411,8 @@ struct EventLineReader {
   private mutating func hold(_ byte: UInt8) {
     guard token.keeps else { return }
     if token.isName {
-      // No used name is longer than eight bytes: a longer one is not used.
-      if name.count <= 8 { name.append(byte) }
+      // No used name is longer than nine bytes: a longer one is not used.
+      if name.count <= 9 { name.append(byte) }
       return
     }
     guard held.count < limit else { return tooLong() }
@@ -415,7 +428,16 @@ struct EventLineReader {
 
   mutating func tooLong() {
     let member = keptName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
-    reject("\"\(member)\" is longer than --max-line allows (\(limit) bytes)", at: valueColumn)
+    let message = "\"\(member)\" is longer than --max-line allows (\(limit) bytes)"
+    guard let index = keptName, index >= Self.browserNamesStart else {
+      return reject(message, at: valueColumn)
+    }
+    // A browser event's member: an error only if the line has a "type"
+    // (``endLine()``); a line without one means what it did before it was read.
+    token.keeps = false
+    keptName = nil
+    held.removeAll()
+    if overlong == nil { overlong = Rejection(message: message, column: valueColumn) }
   }
 
   private mutating func takeInString(_ byte: UInt8) {
@@ -518,7 +540,7 @@ struct EventLineReader {
   private mutating func endName() {
     keptName = nil
     if token.keeps, let index = Self.usedNames.firstIndex(of: name) {
-      let bit: UInt8 = 1 << index
+      let bit: UInt16 = 1 << index
       if seenNames & bit == 0 {
         seenNames |= bit
         keptName = index

@@ -37,7 +37,7 @@ public struct EventLogFilter: ByteFilter {
     case keystrokes
   }
 
-  package private(set) var editor: DocumentEditor
+  package internal(set) var editor: DocumentEditor
   public let keys: KeyEncoding
   public let output: Output
   /// Whether statistics are kept for `--stats`: each JSON document object
@@ -48,13 +48,17 @@ public struct EventLogFilter: ByteFilter {
   /// How many lines were rejected.
   public private(set) var errorCount = 0
 
-  /// An editor with nothing typed, copied for each document: its tables
-  /// are shared, not built again (that took 60 µs a document).
-  private let freshEditor: DocumentEditor
-  private let report: (PositionedError) -> Void
-  private let startMode: InputMode
+  /// An editor with nothing typed, copied for each document (its tables
+  /// are shared, not built again: that took 60 µs a document), and the
+  /// mode each document starts in.
+  private let fresh: (editor: DocumentEditor, mode: InputMode)
+  /// Where rejected lines and warnings (an unknown event type) go.
+  private let sinks: (report: (PositionedError) -> Void, warn: (PositionedError) -> Void)
   var mode: InputMode
-  private let shiftedJamo: [Jamo?]
+  /// What the keyboard's keys are: the jamo each jamo's key types with
+  /// Shift (ㄱ → ㄲ), and the keys of a phone keypad that have names
+  /// instead of jamo labels (획추가).
+  private let tables: (shiftedJamo: [Jamo?], keypadKeyNames: [String: UInt8])
   private var reader: EventLineReader
   /// Output ready to be written.
   var ready: [UInt8] = []
@@ -67,14 +71,14 @@ public struct EventLogFilter: ByteFilter {
   private var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
   /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
   public let multitapTimeout: Double?
-  /// The keys of a phone keypad that have names instead of jamo labels (획추가).
-  private let keypadKeyNames: [String: UInt8]
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
-  private var recorder = StatisticsRecorder()
+  var recorder = StatisticsRecorder()
   /// Where the documents stand.
   var documents = DocumentProgress()
+  /// The browser events' state (lines with a `"type"`, SPEC 3.6).
+  var browser = UIEventStream()
 
   /// Where the documents of the log stand.
   struct DocumentProgress {
@@ -91,47 +95,28 @@ public struct EventLogFilter: ByteFilter {
     var acceptedAny = false
   }
 
-  /// A `"doc"` value as the log spelled it.
-  enum DocumentName: Equatable {
-    case string(String)
-    case number(String)
-
-    var text: String {
-      switch self {
-      case .string(let text), .number(let text): text
-      }
-    }
-
-    var json: String {
-      switch self {
-      case .string(let text): JSONWriter.quoted(text)
-      case .number(let spelling): spelling
-      }
-    }
-  }
-
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     multitapTimeout: Double? = nil,
-    report: @escaping (PositionedError) -> Void
+    report: @escaping (PositionedError) -> Void,
+    warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.keys = keys
     self.multitapTimeout = multitapTimeout
     var names: [String: UInt8] = [:]
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
-    keypadKeyNames = names
-    self.report = report
+    sinks = (report, warn)
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
-    self.startMode = startMode
     self.output = output
     self.includesStatistics = includesStatistics
     recorder.keepsDocuments = includesStatistics
     mode = startMode
-    freshEditor = DocumentEditor(
+    let freshEditor = DocumentEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
+    fresh = (freshEditor, startMode)
     editor = freshEditor
     if output == .keystrokes {
       keystrokes = KeystrokeRecorder(
@@ -148,7 +133,7 @@ public struct EventLogFilter: ByteFilter {
         shifted[Int(plain.offset)] = upper
       }
     }
-    shiftedJamo = shifted
+    tables = (shifted, names)
   }
 
   /// Statistics per document (for documents with a `"doc"`, with
@@ -197,36 +182,6 @@ public struct EventLogFilter: ByteFilter {
     if clock.lastTime != nil, next.clock.lastTime == nil { return false }
     guard let first = next.documents.first else { return pristine }
     return first != documents.current
-  }
-
-  /// The `"doc"` member's value of an event line as written (a piece of a
-  /// parallel run starts where it changes), or `nil` when the line has none.
-  /// A guess from the bytes, not a parse: ``isContinued(by:)`` decides.
-  ///
-  ///     EventLogFilter.documentKey(ofLine: #"{"doc":"a","key":"ㄱ"}"#.utf8)  // "a" with its quotes
-  ///
-  /// O(line).
-  public static func documentKey(ofLine line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-    let pattern: [UInt8] = Array("\"doc\"".utf8)
-    var index = 0
-    while index + pattern.count <= line.count {
-      if line[index] == 0x22, line[index..<(index + pattern.count)].elementsEqual(pattern) {
-        var start = index + pattern.count
-        while start < line.count, line[start] == 0x20 || line[start] == 0x3A { start += 1 }
-        var end = start
-        if end < line.count, line[end] == 0x22 {
-          end += 1
-          while end < line.count, line[end] != 0x22 { end += line[end] == 0x5C ? 2 : 1 }
-          return start..<min(end + 1, line.count)
-        }
-        while end < line.count, line[end] != 0x2C, line[end] != 0x7D, line[end] != 0x20 {
-          end += 1
-        }
-        return start..<end
-      }
-      index += 1
-    }
-    return nil
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
@@ -299,6 +254,7 @@ public struct EventLogFilter: ByteFilter {
 
   private mutating func endDocument() {
     guard documents.started else { return }
+    perform(browser.finish())
     editor.finish()
     collectText()
     let finished = recorder.finishDocument(counts: editor.counts, named: documents.current != nil)
@@ -315,8 +271,8 @@ public struct EventLogFilter: ByteFilter {
     case .keystrokes:
       keystrokes?.reset()
     }
-    editor = freshEditor
-    mode = startMode
+    editor = fresh.editor
+    mode = fresh.mode
     pending.shift = false
     pending.literal = false
     documents.started = false
@@ -324,10 +280,15 @@ public struct EventLogFilter: ByteFilter {
     documents.lastTextByte = nil
   }
 
+  /// Warns about the line at hand (it is taken, not rejected).
+  mutating func warn(_ message: String) {
+    sinks.warn(PositionedError(file: place.fileName, line: place.lineNumber + 1, message: message))
+  }
+
   /// Reports a line that is not a valid event, at `column` of the line at hand.
-  private mutating func fail(_ message: String, at column: Int) {
+  mutating func fail(_ message: String, at column: Int) {
     errorCount += 1
-    report(
+    sinks.report(
       PositionedError(
         file: place.fileName, line: place.lineNumber + 1, column: column, message: message))
   }
@@ -339,17 +300,31 @@ public struct EventLogFilter: ByteFilter {
     func column(of name: String) -> Int {
       members.first { $0.name == name }?.column ?? objectColumn
     }
-    guard let action = action(of: event, column: column) else { return }
+    // A line with a "type" is a browser's event (SPEC 3.6); one without means what it always did.
+    let type = event["type"]
+    var action: Action?
+    if let type {
+      guard type.stringValue != nil else {
+        fail("\"type\" must be a string, not \(type.kindName)", at: column(of: "type"))
+        return
+      }
+    } else {
+      guard let parsed = self.action(of: event, column: column) else { return }
+      action = parsed
+    }
     var time: Double?
-    if let value = event["t"] {
+    let timeName = type == nil ? "t" : ["t", "timeStamp", "time"].first { event[$0] != nil } ?? "t"
+    if let value = event[timeName] {
       guard let spelling = value.numberSpelling, let parsed = Double(spelling) else {
-        fail("\"t\" must be a number of milliseconds, not \(value.kindName)", at: column(of: "t"))
+        fail(
+          "\"\(timeName)\" must be a number of milliseconds, not \(value.kindName)",
+          at: column(of: timeName))
         return
       }
       guard parsed.isFinite else {
         fail(
-          "\"t\" is too large for a number of milliseconds: \(Self.shown(spelling))",
-          at: column(of: "t"))
+          "\"\(timeName)\" is too large for a number of milliseconds: \(Self.shown(spelling))",
+          at: column(of: timeName))
         return
       }
       if clock.lastTime == nil {
@@ -357,8 +332,8 @@ public struct EventLogFilter: ByteFilter {
       }
       if let lastTime = clock.lastTime, parsed < lastTime {
         fail(
-          "\"t\" went backwards: \(Self.shown(spelling)) after \(StatisticsReport.format(lastTime, digits: 0))",
-          at: column(of: "t"))
+          "\"\(timeName)\" went backwards: \(Self.shown(spelling)) after \(StatisticsReport.format(lastTime, digits: 0))",
+          at: column(of: timeName))
         return
       }
       time = parsed
@@ -391,6 +366,13 @@ public struct EventLogFilter: ByteFilter {
       recorder.current.noteTime(time)
     }
     recorder.current.document = documents.current?.text
+    if let typeName = type?.stringValue {
+      let (steps, warning) = browser.take(event, type: typeName)
+      if let warning { warn(warning) }
+      perform(steps, of: event, at: time)
+      return
+    }
+    guard let action else { return }
     recorder.current.keystrokes += 1
     if keystrokes != nil {
       record(action, of: event, at: time)
@@ -461,11 +443,12 @@ public struct EventLogFilter: ByteFilter {
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
-    if let code = keypadKeyNames[name] { return .phoneKey(code) }
+    if let code = tables.keypadKeyNames[name] { return .phoneKey(code) }
     if name.count == 1 { return .character(name) }
     fail(
       Self.unknown(
-        "key", name, known: NamedKey.allCases.map(\.rawValue) + keypadKeyNames.keys.sorted()),
+        "key", name,
+        known: NamedKey.allCases.map(\.rawValue) + tables.keypadKeyNames.keys.sorted()),
       at: column("key"))
     return nil
   }
@@ -587,7 +570,7 @@ public struct EventLogFilter: ByteFilter {
 
   /// What a key types with Shift held.
   func shifted(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-    if let jamo = Jamo(scalar) { return shiftedJamo[Int(jamo.offset)]?.scalar ?? scalar }
+    if let jamo = Jamo(scalar) { return tables.shiftedJamo[Int(jamo.offset)]?.scalar ?? scalar }
     let plain = Array("`1234567890-=[]\\;',./".unicodeScalars)
     let shifted = Array("~!@#$%^&*()_+{}|:\"<>?".unicodeScalars)
     if let index = plain.firstIndex(of: scalar) { return shifted[index] }

@@ -20,6 +20,11 @@ package struct TypingStatistics: Sendable, Equatable {
   package var backspacesBlockedByFlush = 0
   package var characters = 0
   package var syllables = 0
+  /// Of the keystrokes, the presses rebuilt from a browser's composition
+  /// or input data (a phone's `Unidentified` keys).
+  package var reconstructed = 0
+  /// Characters a browser log inserted without keys (a paste, dictation).
+  package var insertedText = 0
   /// The `"t"` of the first and last event that had one, in milliseconds.
   package var firstTime: Double?
   package var lastTime: Double?
@@ -75,6 +80,8 @@ package struct TypingStatistics: Sendable, Equatable {
     backspacesBlockedByFlush += other.backspacesBlockedByFlush
     characters += other.characters
     syllables += other.syllables
+    reconstructed += other.reconstructed
+    insertedText += other.insertedText
   }
 
   /// Adds a document's typing time to this total.
@@ -145,9 +152,19 @@ package struct StatisticsReport: Sendable, Equatable {
           return column == 0 ? cell + padding : padding + cell
         }.joined(separator: "  ")
       }.joined(separator: "\n") + "\n"
-    guard total.backspacesBlockedByFlush > 0 else { return table }
+    var notes = ""
+    if total.reconstructed > 0 {
+      notes +=
+        "\(total.reconstructed) of the keys were rebuilt from the log's composition and input data (no key was recorded)\n"
+    }
+    if total.insertedText > 0 {
+      notes +=
+        "\(total.insertedText) characters were inserted as text without keys (not counted as keys)\n"
+    }
+    guard total.backspacesBlockedByFlush > 0 else { return table + notes }
     return table
       + "\(total.backspacesBlockedByFlush) of the Backspaces with no effect could not reach text already flushed (--max-line)\n"
+      + notes
   }
 
   /// One JSON object: `{"documents":[…],"total":{…}}`.
@@ -196,6 +213,8 @@ extension TypingStatistics {
     if entry.backspacesBlockedByFlush > 0 {
       members.append("\"backspacesBlockedByFlush\":\(entry.backspacesBlockedByFlush)")
     }
+    if entry.reconstructed > 0 { members.append("\"reconstructedKeys\":\(entry.reconstructed)") }
+    if entry.insertedText > 0 { members.append("\"insertedText\":\(entry.insertedText)") }
     if let kspc = entry.keystrokesPerCharacter {
       members.append("\"kspc\":\(StatisticsReport.format(kspc, digits: 3))")
     }
