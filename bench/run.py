@@ -465,29 +465,10 @@ def jobs_section(options, work, ours, inputs):
             write_repeated(data, path, target)
             # The system writes the new file out now, not during the first timed runs.
             os.sync()
-        digests = set()
-        for jobs in ("1", "2"):
-            digest = subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
-                                    check=True, capture_output=True, text=True).stdout
-            digests.add(digest)
-        times = {"1": [], "2": []}
-        peak = 0.0
-        for _ in range(options.runs):
-            for jobs in ("1", "2"):
-                with tempfile.NamedTemporaryFile("r") as report:
-                    start = time.perf_counter()
-                    status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv
-                                             + ["--jobs", jobs, path], stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL)
-                    times[jobs].append(time.perf_counter() - start)
-                    if jobs == "2":
-                        peak = max(peak, int(report.read().split()[-1]) / 1024)
-                if status != 0:
-                    sys.exit(f"failed: {' '.join(argv)} --jobs {jobs}")
+        one, two, peak, same = jobs_one_and_two(argv, path, options.runs, peak_of="2")
         megabytes = os.path.getsize(path) / 1e6
-        one, two = statistics.median(times["1"]), statistics.median(times["2"])
         print(f"{name:28} {megabytes / one:11.1f} {megabytes / two:11.1f} {one / two:8.2f}× {peak:12.1f}"
-              f"{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
+              f"{'' if same else '  OUTPUTS DIFFER'}")
         os.remove(path)
     parallel_recipes(options, work, ours, inputs)
 
@@ -550,28 +531,9 @@ def browser_section(options, work, ours, inputs):
     print(header)
     print("-" * len(header))
     argv = [ours("hangul-compose"), "--format", "events"]
-    digests = set()
-    for jobs in ("1", "2"):
-        digests.add(subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
-                                   check=True, capture_output=True, text=True).stdout)
-    times = {"1": [], "2": []}
-    peak = 0.0
-    for _ in range(options.runs):
-        for jobs in ("1", "2"):
-            # No taskset: --jobs 2 needs two cores.
-            with tempfile.NamedTemporaryFile("r") as report:
-                start = time.perf_counter()
-                status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv
-                                         + ["--jobs", jobs, path], stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL)
-                times[jobs].append(time.perf_counter() - start)
-                if jobs == "1":
-                    peak = max(peak, int(report.read().split()[-1]) / 1024)
-            if status != 0:
-                sys.exit(f"failed: {' '.join(argv)} --jobs {jobs}")
-    one, two = statistics.median(times["1"]), statistics.median(times["2"])
+    one, two, peak, same = jobs_one_and_two(argv, path, options.runs, peak_of="1")
     print(f"{'browser events → text':28} {megabytes:8.1f} {megabytes / one:11.1f} {peak:9.1f} {megabytes / two:11.1f} "
-          f"{one / two:8.2f}×{'' if len(digests) == 1 else '  OUTPUTS DIFFER'}")
+          f"{one / two:8.2f}×{'' if same else '  OUTPUTS DIFFER'}")
     os.remove(path)
 
 
@@ -658,6 +620,30 @@ def parallel_recipes(options, work, ours, inputs):
             name = ""
     for part in parts + [path]:
         os.remove(part)
+
+
+def jobs_one_and_two(argv, path, runs, peak_of):
+    """Runs argv on path with --jobs 1 and 2, alternating, no taskset (--jobs 2 needs two cores):
+    (median seconds of 1, of 2, peak MiB of the runs with --jobs peak_of, whether both outputs agree)."""
+    digests = set()
+    for jobs in ("1", "2"):
+        digests.add(subprocess.run(" ".join(argv + ["--jobs", jobs, path]) + " | sha256sum", shell=True,
+                                   check=True, capture_output=True, text=True).stdout)
+    times = {"1": [], "2": []}
+    peak = 0.0
+    for _ in range(runs):
+        for jobs in ("1", "2"):
+            with tempfile.NamedTemporaryFile("r") as report:
+                start = time.perf_counter()
+                status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv
+                                         + ["--jobs", jobs, path], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+                times[jobs].append(time.perf_counter() - start)
+                if jobs == peak_of:
+                    peak = max(peak, int(report.read().split()[-1]) / 1024)
+            if status != 0:
+                sys.exit(f"failed: {' '.join(argv)} --jobs {jobs}")
+    return statistics.median(times["1"]), statistics.median(times["2"]), peak, len(digests) == 1
 
 
 def timed_runs(argv, source, work, runs, name):
