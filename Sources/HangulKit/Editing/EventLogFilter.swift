@@ -40,25 +40,12 @@ public struct EventLogFilter: ByteFilter {
   package internal(set) var editor: DocumentEditor
   public let keys: KeyEncoding
   public let output: Output
-  /// Whether statistics are kept for `--stats`: each JSON document object
-  /// carries its own, and ``statistics`` lists the documents. Without, the
-  /// documents already written are not kept (memory does not grow with
-  /// them) and ``statistics`` has the total of this filter's lines only.
-  public let includesStatistics: Bool
   /// How many lines were rejected.
   public private(set) var errorCount = 0
 
-  /// An editor with nothing typed, copied for each document (its tables
-  /// are shared, not built again: that took 60 µs a document), and the
-  /// mode each document starts in.
-  private let fresh: (editor: DocumentEditor, mode: InputMode)
-  /// Where rejected lines and warnings (an unknown event type) go.
-  private let sinks: (report: (PositionedError) -> Void, warn: (PositionedError) -> Void)
+  /// What the filter was made with and does not change.
+  private let setup: Setup
   var mode: InputMode
-  /// What the keyboard's keys are: the jamo each jamo's key types with
-  /// Shift (ㄱ → ㄲ), and the keys of a phone keypad that have names
-  /// instead of jamo labels (획추가).
-  private let tables: (shiftedJamo: [Jamo?], keypadKeyNames: [String: UInt8])
   private var reader: EventLineReader
   /// Output ready to be written.
   var ready: [UInt8] = []
@@ -69,8 +56,6 @@ public struct EventLogFilter: ByteFilter {
   /// The last `"t"` taken, and the smallest one checked while no earlier
   /// time was known.
   private var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
-  /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
-  public let multitapTimeout: Double?
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
@@ -105,18 +90,14 @@ public struct EventLogFilter: ByteFilter {
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.keys = keys
-    self.multitapTimeout = multitapTimeout
     var names: [String: UInt8] = [:]
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
-    sinks = (report, warn)
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.output = output
-    self.includesStatistics = includesStatistics
     recorder.keepsDocuments = includesStatistics
     mode = startMode
     let freshEditor = DocumentEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
-    fresh = (freshEditor, startMode)
     editor = freshEditor
     if output == .keystrokes {
       keystrokes = KeystrokeRecorder(
@@ -133,7 +114,37 @@ public struct EventLogFilter: ByteFilter {
         shifted[Int(plain.offset)] = upper
       }
     }
-    tables = (shifted, names)
+    setup = Setup(
+      freshEditor: freshEditor, startMode: startMode, report: report, warn: warn,
+      shiftedJamo: shifted, keypadKeyNames: names, includesStatistics: includesStatistics,
+      multitapTimeout: multitapTimeout)
+  }
+
+  /// Whether statistics are kept for `--stats`: each JSON document object
+  /// carries its own, and ``statistics`` lists the documents. Without, the
+  /// documents already written are not kept (memory does not grow with
+  /// them) and ``statistics`` has the total of this filter's lines only.
+  public var includesStatistics: Bool { setup.includesStatistics }
+  /// A pause longer than this (milliseconds) ends a phone keypad's multi-tap cycle.
+  public var multitapTimeout: Double? { setup.multitapTimeout }
+
+  /// What the filter is made with and never changes.
+  private struct Setup {
+    /// An editor with nothing typed, copied for each document (its tables
+    /// are shared, not built again: that took 60 µs a document), and the
+    /// mode each document starts in.
+    let freshEditor: DocumentEditor
+    let startMode: InputMode
+    /// Where rejected lines and warnings (an unknown event type) go.
+    let report: (PositionedError) -> Void
+    let warn: (PositionedError) -> Void
+    /// What the keyboard's keys are: the jamo each jamo's key types with
+    /// Shift (ㄱ → ㄲ), and the keys of a phone keypad that have names
+    /// instead of jamo labels (획추가).
+    let shiftedJamo: [Jamo?]
+    let keypadKeyNames: [String: UInt8]
+    let includesStatistics: Bool
+    let multitapTimeout: Double?
   }
 
   /// Statistics per document (for documents with a `"doc"`, with
@@ -271,8 +282,8 @@ public struct EventLogFilter: ByteFilter {
     case .keystrokes:
       keystrokes?.reset()
     }
-    editor = fresh.editor
-    mode = fresh.mode
+    editor = setup.freshEditor
+    mode = setup.startMode
     pending.shift = false
     pending.literal = false
     documents.started = false
@@ -282,13 +293,13 @@ public struct EventLogFilter: ByteFilter {
 
   /// Warns about the line at hand (it is taken, not rejected).
   mutating func warn(_ message: String) {
-    sinks.warn(PositionedError(file: place.fileName, line: place.lineNumber + 1, message: message))
+    setup.warn(PositionedError(file: place.fileName, line: place.lineNumber + 1, message: message))
   }
 
   /// Reports a line that is not a valid event, at `column` of the line at hand.
   mutating func fail(_ message: String, at column: Int) {
     errorCount += 1
-    sinks.report(
+    setup.report(
       PositionedError(
         file: place.fileName, line: place.lineNumber + 1, column: column, message: message))
   }
@@ -443,12 +454,12 @@ public struct EventLogFilter: ByteFilter {
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
-    if let code = tables.keypadKeyNames[name] { return .phoneKey(code) }
+    if let code = setup.keypadKeyNames[name] { return .phoneKey(code) }
     if name.count == 1 { return .character(name) }
     fail(
       Self.unknown(
         "key", name,
-        known: NamedKey.allCases.map(\.rawValue) + tables.keypadKeyNames.keys.sorted()),
+        known: NamedKey.allCases.map(\.rawValue) + setup.keypadKeyNames.keys.sorted()),
       at: column("key"))
     return nil
   }
@@ -570,7 +581,7 @@ public struct EventLogFilter: ByteFilter {
 
   /// What a key types with Shift held.
   func shifted(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-    if let jamo = Jamo(scalar) { return tables.shiftedJamo[Int(jamo.offset)]?.scalar ?? scalar }
+    if let jamo = Jamo(scalar) { return setup.shiftedJamo[Int(jamo.offset)]?.scalar ?? scalar }
     let plain = Array("`1234567890-=[]\\;',./".unicodeScalars)
     let shifted = Array("~!@#$%^&*()_+{}|:\"<>?".unicodeScalars)
     if let index = plain.firstIndex(of: scalar) { return shifted[index] }
