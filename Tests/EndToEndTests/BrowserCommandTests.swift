@@ -113,6 +113,23 @@ struct BrowserCommandTests {
     }
   }
 
+  @Test("jq's pretty output of a browser stream replays as the stream does, with --jobs 1 and 2")
+  func prettyPrinted() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, text) = try Self.browserLog(size: 2_500_000)
+    let url = folder.appendingPathComponent("browser.jsonl")
+    try log.write(to: url)
+    let pretty = folder.appendingPathComponent("pretty.json")
+    let made = try compose.shell("jq . '\(url.path)' > '\(pretty.path)'")
+    try #require(made.status == 0, "\(made.stderr)")
+    for jobs in ["1", "2"] {
+      let result = try compose.run(["--format", "events", "--jobs", jobs, pretty.path])
+      #expect(result.status == 0, "--jobs \(jobs)")
+      #expect(result.text == text, "--jobs \(jobs)")
+    }
+  }
+
   @Test("--keyboard auto reads the start of the first FILE and says which keyboard agrees")
   func keyboardAuto() throws {
     let folder = try temporaryFolder()

@@ -84,12 +84,13 @@ extension FuzzChecks {
     return nil
   }
 
-  /// ``EventLineReader`` on its own, against ``JSONParser`` on each line:
-  /// a line is blank when it holds only spaces, tabs and carriage returns,
-  /// an event when it parses as an object (with the first member of each
-  /// name an event uses kept, containers as their kind), rejected with a
-  /// reason otherwise; the same with any cut. With a small limit, the
-  /// outcome is the same with any cut too.
+  /// ``EventLineReader`` on its own, against ``JSONParser`` on the lines
+  /// of each event it read (one, or several when an object was left open at
+  /// a line's end): they are blank when they hold only spaces, tabs and
+  /// carriage returns, an event when they parse as an object (with the first
+  /// member of each name an event uses kept, containers as their kind),
+  /// rejected with a reason otherwise; the same with any cut. With a small
+  /// limit, the outcome is the same with any cut too.
   static func eventLinesAsJSON(_ input: [UInt8]) -> String? {
     let whole = readEventLines(input, limit: 1 << 20, cuts: [])
     if whole != readEventLines(input, limit: 1 << 20, cuts: randomCuts(input, salt: 1)) {
@@ -104,10 +105,14 @@ extension FuzzChecks {
     }
     var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
     if lines.last?.isEmpty == true { lines.removeLast() }
-    if whole.count != lines.count { return "event reader: \(whole.count) lines for \(lines.count)" }
-    for (number, (line, read)) in zip(lines, whole).enumerated() {
-      var text = line
-      if number == 0, text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+    let spanned = whole.reduce(0) { $0 + $1.lines }
+    if spanned != lines.count { return "event reader: \(spanned) lines for \(lines.count)" }
+    var first = 0
+    for (number, read) in whole.enumerated() {
+      guard read.lines >= 1 else { return "event reader: event \(number + 1) spans no line" }
+      var text = Array(lines[first..<first + read.lines].joined(separator: [0x0A]))
+      if first == 0, text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+      first += read.lines
       let expected: EventLineReader.Line
       if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
         expected = .blank
@@ -150,6 +155,8 @@ extension FuzzChecks {
   struct ReadLine: Equatable {
     var line: EventLineReader.Line
     var rejection: EventLineReader.Rejection?
+    /// The lines of the input it took.
+    var lines = 1
   }
 
   /// Each line as ``EventLineReader`` takes it, `input` cut at `cuts`.
@@ -167,7 +174,8 @@ extension FuzzChecks {
           index = next
           if let found = reader.takeRejection() { rejection = found }
           if ended {
-            lines.append(ReadLine(line: reader.takeLine(), rejection: rejection))
+            let spanned = reader.linesInside + (reader.cutOff ? 0 : 1)
+            lines.append(ReadLine(line: reader.takeLine(), rejection: rejection, lines: spanned))
             rejection = nil
           }
         }
@@ -177,7 +185,9 @@ extension FuzzChecks {
     if reader.isInLine {
       reader.endLine()
       if let found = reader.takeRejection() { rejection = found }
-      lines.append(ReadLine(line: reader.takeLine(), rejection: rejection))
+      // A newline that ended the input inside an event began no line.
+      let spanned = reader.linesInside + (input.last == 0x0A ? 0 : 1)
+      lines.append(ReadLine(line: reader.takeLine(), rejection: rejection, lines: spanned))
     }
     return lines
   }

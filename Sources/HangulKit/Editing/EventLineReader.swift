@@ -26,6 +26,8 @@ struct EventLineReader {
     var value: JSONValue
     /// The column (in characters) where the value starts.
     var column: Int
+    /// The value's line, counted from the event's first (0: that line).
+    var line = 0
   }
 
   /// What a line turned out to be.
@@ -42,6 +44,8 @@ struct EventLineReader {
   struct Rejection: Equatable {
     var message: String
     var column: Int
+    /// The line of the place, counted from the event's first (0: that line).
+    var line = 0
   }
 
   /// The names of the members an event uses.
@@ -61,9 +65,9 @@ struct EventLineReader {
   /// Whether a byte order mark may start the next line (the first of an input).
   var byteOrderMarkAllowed = true
 
-  private var phase = Phase.lineStart
+  var phase = Phase.lineStart
   /// The containers open, `{` or `[`; the first is the line's object.
-  private var stack: [UInt8] = []
+  var stack: [UInt8] = []
   /// Characters of the line read so far, the one at hand included.
   var column = 0
   private var lineStarted = false
@@ -78,8 +82,11 @@ struct EventLineReader {
   /// The value being kept, and where it starts.
   var held: [UInt8] = []
   private var valueColumn = 0
+  private var valueLine = 0
   private var objectColumn = 0
-  private var rejection: Rejection?
+  /// Where the event at hand stands across lines (pretty-printed JSON).
+  var span = EventLineSpan()
+  var rejection: Rejection?
   private var rejectionTaken = false
 
   init(limit: Int) {
@@ -87,7 +94,7 @@ struct EventLineReader {
   }
 
   /// Where a line is: between tokens (what may come next), or in a token.
-  private enum Phase {
+  enum Phase {
     case lineStart, afterOpen, memberName, colon, value, afterMember
     case arrayStart, afterElement, afterObject, skipping
     case string, number, literal
@@ -132,8 +139,30 @@ struct EventLineReader {
     while index < count {
       let byte = bytes[index]
       if byte == 0x0A {
+        if goesOnAfterNewline() || skipsOnAfterNewline() {
+          index += 1
+          continue
+        }
         endLine()
         return (index + 1, true)
+      }
+      if span.pending {
+        if Self.isSpace(byte) {
+          if phase == .skipping {
+            column += 1
+            index += 1
+            continue
+          }
+        } else if byte == UInt8(ascii: "{"), phase == .skipping || column == 0 || expectsMemberName
+        {
+          // The open event cannot go on here: it was cut off (or broken),
+          // and this line begins the next one (a truncated record of JSON
+          // Lines, the next object of pretty-printed JSON).
+          cutOffEvent()
+          return (index, true)
+        } else {
+          span.pending = false
+        }
       }
       if phase == .skipping {
         // The rest of a rejected line: nothing in it counts.
@@ -194,6 +223,10 @@ struct EventLineReader {
       reject("not valid JSON: unexpected character", at: 1)
     }
     if phase != .skipping, phase != .lineStart {
+      if span.pending {
+        // Nothing came after the line where the event's text stopped: that is where it ends.
+        (span.errorLine, column) = (span.lastTextLine, span.lastTextColumns)
+      }
       let end = column + 1
       if phase == .number {
         if token.number.isComplete {
@@ -234,7 +267,8 @@ struct EventLineReader {
   private mutating func startLine() {
     phase = .lineStart
     stack.removeAll(keepingCapacity: true)
-    column = 0
+    column = span.cutOff ? span.carriedColumn : 0
+    span = EventLineSpan()
     lineStarted = false
     byteOrderMarkRead = 0
     members.removeAll(keepingCapacity: true)
@@ -247,7 +281,9 @@ struct EventLineReader {
   }
 
   private mutating func reject(_ message: String, at column: Int) {
-    rejection = Rejection(message: message, column: column)
+    rejection = Rejection(
+      message: message, column: column, line: span.errorLine ?? span.linesInside)
+    span.rejectedOpen = !stack.isEmpty
     phase = .skipping
     held.removeAll()
     members.removeAll()
@@ -258,7 +294,7 @@ struct EventLineReader {
   }
 
   @inline(__always)
-  private static func isSpace(_ byte: UInt8) -> Bool {
+  static func isSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x09 || byte == 0x0D
   }
 
@@ -338,7 +374,7 @@ struct EventLineReader {
   /// Starts a value with `byte`, its first.
   private mutating func startValue(_ byte: UInt8) {
     let isMemberValue = stack.count == 1
-    if isMemberValue { valueColumn = column }
+    if isMemberValue { (valueColumn, valueLine) = (column, span.linesInside) }
     switch byte {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
       guard stack.count < JSONParser.defaultMaximumDepth else {
@@ -373,7 +409,7 @@ struct EventLineReader {
     members.append(
       Member(
         name: String(decoding: Self.usedNames[index], as: UTF8.self), value: value,
-        column: valueColumn))
+        column: valueColumn, line: valueLine))
   }
 
   /// A value is complete: what may come next depends on its container.
@@ -437,7 +473,9 @@ struct EventLineReader {
     token.keeps = false
     keptName = nil
     held.removeAll()
-    if overlong == nil { overlong = Rejection(message: message, column: valueColumn) }
+    if overlong == nil {
+      overlong = Rejection(message: message, column: valueColumn, line: valueLine)
+    }
   }
 
   private mutating func takeInString(_ byte: UInt8) {

@@ -158,14 +158,30 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
+    endInput()
     place.fileName = name
     place.lineNumber = 0
     reader.byteOrderMarkAllowed = true
   }
 
   public mutating func beginPiece(named name: String, atInputStart: Bool) {
-    beginInput(named: name)
-    reader.byteOrderMarkAllowed = atInputStart
+    if atInputStart {
+      beginInput(named: name)
+    } else {
+      // The rest of the same file: an event open at the piece's end goes on.
+      place.fileName = name
+      place.lineNumber = 0
+      reader.byteOrderMarkAllowed = false
+    }
+  }
+
+  /// Ends the input's last line where the input ends, as a newline would:
+  /// a file that does not end in one does not run on into the next file.
+  private mutating func endInput() {
+    guard reader.isInLine else { return }
+    reader.endLine()
+    reportRejection()
+    endLine()
   }
 
   /// The least ``EventLineReader/limit`` whatever `--max-line` says: room
@@ -182,6 +198,9 @@ public struct EventLogFilter: ByteFilter {
   ///
   /// O(1).
   public func isContinued(by next: EventLogFilter) -> Bool {
+    // A piece that ends inside an event (pretty-printed over lines) is not
+    // where the next piece's reading began.
+    if reader.isInLine { return false }
     if let lastTime = clock.lastTime, let earliest = next.clock.earliestUnchecked,
       earliest < lastTime
     {
@@ -207,26 +226,27 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    if reader.isInLine {
-      reader.endLine()
-      reportRejection()
-      endLine()
-    }
+    endInput()
     endDocument()
     drain(into: &output)
   }
 
   /// Reports why the line at hand is not an event, once, as soon as the reader knows.
   private mutating func reportRejection() {
-    if let rejection = reader.takeRejection() { fail(rejection.message, at: rejection.column) }
+    if let rejection = reader.takeRejection() {
+      fail(rejection.message, at: rejection.column, line: rejection.line)
+    }
   }
 
   /// Takes the event of the line that just ended, if it was one.
   private mutating func endLine() {
+    // An event pretty-printed over several lines counts them all (and one
+    // cut off by the next counts those before the next's).
+    let lines = reader.linesInside + (reader.cutOff ? 0 : 1)
     if case .event(let members, let column) = reader.takeLine() {
       handleEvent(members, objectColumn: column)
     }
-    place.lineNumber += 1
+    place.lineNumber += lines
   }
 
   private mutating func drain(into output: inout [UInt8]) {
@@ -296,31 +316,38 @@ public struct EventLogFilter: ByteFilter {
     setup.warn(PositionedError(file: place.fileName, line: place.lineNumber + 1, message: message))
   }
 
-  /// Reports a line that is not a valid event, at `column` of the line at hand.
-  mutating func fail(_ message: String, at column: Int) {
+  /// Reports a line that is not a valid event, at `column` of the event's
+  /// first line, or of the `line`th after it.
+  mutating func fail(_ message: String, at column: Int, line: Int = 0) {
     errorCount += 1
     setup.report(
       PositionedError(
-        file: place.fileName, line: place.lineNumber + 1, column: column, message: message))
+        file: place.fileName, line: place.lineNumber + 1 + line, column: column, message: message))
+  }
+
+  /// Reports a line that is not a valid event, at a member's place.
+  mutating func fail(_ message: String, at position: (column: Int, line: Int)) {
+    fail(message, at: position.column, line: position.line)
   }
 
   /// Takes the event of a line, its members as ``EventLineReader`` kept
   /// them; one that is not valid is reported at its member's column.
   private mutating func handleEvent(_ members: [EventLineReader.Member], objectColumn: Int) {
     let event = JSONValue.object(members.map { JSONValue.Member($0.name, $0.value) })
-    func column(of name: String) -> Int {
-      members.first { $0.name == name }?.column ?? objectColumn
+    func position(of name: String) -> (column: Int, line: Int) {
+      guard let member = members.first(where: { $0.name == name }) else { return (objectColumn, 0) }
+      return (member.column, member.line)
     }
     // A line with a "type" is a browser's event (SPEC 3.6); one without means what it always did.
     let type = event["type"]
     var action: Action?
     if let type {
       guard type.stringValue != nil else {
-        fail("\"type\" must be a string, not \(type.kindName)", at: column(of: "type"))
+        fail("\"type\" must be a string, not \(type.kindName)", at: position(of: "type"))
         return
       }
     } else {
-      guard let parsed = self.action(of: event, column: column) else { return }
+      guard let parsed = self.action(of: event, position: position) else { return }
       action = parsed
     }
     var time: Double?
@@ -329,13 +356,13 @@ public struct EventLogFilter: ByteFilter {
       guard let spelling = value.numberSpelling, let parsed = Double(spelling) else {
         fail(
           "\"\(timeName)\" must be a number of milliseconds, not \(value.kindName)",
-          at: column(of: timeName))
+          at: position(of: timeName))
         return
       }
       guard parsed.isFinite else {
         fail(
           "\"\(timeName)\" is too large for a number of milliseconds: \(Self.shown(spelling))",
-          at: column(of: timeName))
+          at: position(of: timeName))
         return
       }
       if clock.lastTime == nil {
@@ -344,7 +371,7 @@ public struct EventLogFilter: ByteFilter {
       if let lastTime = clock.lastTime, parsed < lastTime {
         fail(
           "\"\(timeName)\" went backwards: \(Self.shown(spelling)) after \(StatisticsReport.format(lastTime, digits: 0))",
-          at: column(of: timeName))
+          at: position(of: timeName))
         return
       }
       time = parsed
@@ -356,7 +383,8 @@ public struct EventLogFilter: ByteFilter {
       case .number(let spelling) where Self.isInteger(spelling):
         documentName = .number(spelling)
       default:
-        fail("\"doc\" must be a string or an integer, not \(value.kindName)", at: column(of: "doc"))
+        fail(
+          "\"doc\" must be a string or an integer, not \(value.kindName)", at: position(of: "doc"))
         return
       }
     }
@@ -411,17 +439,19 @@ public struct EventLogFilter: ByteFilter {
   }
 
   /// What an event does, or `nil` (reported) when it is not a valid event.
-  private mutating func action(of event: JSONValue, column: (String) -> Int) -> Action? {
+  private mutating func action(
+    of event: JSONValue, position: (String) -> (column: Int, line: Int)
+  ) -> Action? {
     let key = event["key"]
     let code = event["code"]
     let text = event["text"]
     if let text {
       guard key == nil, code == nil else {
-        fail("an event has either \"key\" or \"code\", or \"text\", not both", at: column("text"))
+        fail("an event has either \"key\" or \"code\", or \"text\", not both", at: position("text"))
         return nil
       }
       guard let phrase = text.stringValue else {
-        fail("\"text\" must be a string, not \(text.kindName)", at: column("text"))
+        fail("\"text\" must be a string, not \(text.kindName)", at: position("text"))
         return nil
       }
       return .text(phrase)
@@ -429,28 +459,28 @@ public struct EventLogFilter: ByteFilter {
     var shifted = false
     if let value = event["shiftKey"] {
       guard case .bool(let flag) = value else {
-        fail("\"shiftKey\" must be true or false, not \(value.kindName)", at: column("shiftKey"))
+        fail("\"shiftKey\" must be true or false, not \(value.kindName)", at: position("shiftKey"))
         return nil
       }
       shifted = flag
     }
     if let code {
       guard let name = code.stringValue else {
-        fail("\"code\" must be a string, not \(code.kindName)", at: column("code"))
+        fail("\"code\" must be a string, not \(code.kindName)", at: position("code"))
         return nil
       }
       guard let physical = KeyCode(name: name) else {
-        fail(Self.unknown("code", name, known: KeyCode.allNames), at: column("code"))
+        fail(Self.unknown("code", name, known: KeyCode.allNames), at: position("code"))
         return nil
       }
       return .code(physical, shifted: shifted)
     }
     guard let key else {
-      fail("an event needs \"key\", \"code\" or \"text\"", at: column("{"))
+      fail("an event needs \"key\", \"code\" or \"text\"", at: position("{"))
       return nil
     }
     guard let name = key.stringValue else {
-      fail("\"key\" must be a string, not \(key.kindName)", at: column("key"))
+      fail("\"key\" must be a string, not \(key.kindName)", at: position("key"))
       return nil
     }
     if let named = NamedKey(rawValue: name) { return .named(named) }
@@ -460,7 +490,7 @@ public struct EventLogFilter: ByteFilter {
       Self.unknown(
         "key", name,
         known: NamedKey.allCases.map(\.rawValue) + setup.keypadKeyNames.keys.sorted()),
-      at: column("key"))
+      at: position("key"))
     return nil
   }
 
