@@ -60,6 +60,30 @@ extension EventLineReader {
     return true
   }
 
+  /// Reads the spaces that begin a line the event at hand goes on in, from
+  /// `index`, up to its first other byte: whether that byte (left unread)
+  /// begins the next event instead, because the open one cannot go on
+  /// there (it was cut off, or broken): a truncated record of JSON Lines,
+  /// the next object of pretty-printed JSON.
+  mutating func startsNextEvent(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Bool {
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0A { return false }
+      if Self.isSpace(byte) {
+        column += 1
+        index += 1
+        continue
+      }
+      span.pending = false
+      guard byte == UInt8(ascii: "{"), phase == .skipping || column == 0 || expectsMemberName
+      else { return false }
+      span.pending = true
+      cutOffEvent()
+      return true
+    }
+    return false
+  }
+
   /// Whether the open object waits for a member name or for `,` or `}`.
   var expectsMemberName: Bool {
     phase == .afterOpen || phase == .memberName || phase == .afterMember

@@ -136,33 +136,18 @@ struct EventLineReader {
   ) {
     var index = start
     let count = bytes.count
+    // (Only where an event goes on in a new line: not a test per byte.)
+    if span.pending, startsNextEvent(bytes, at: &index) { return (index, true) }
     while index < count {
       let byte = bytes[index]
       if byte == 0x0A {
         if goesOnAfterNewline() || skipsOnAfterNewline() {
           index += 1
+          if startsNextEvent(bytes, at: &index) { return (index, true) }
           continue
         }
         endLine()
         return (index + 1, true)
-      }
-      if span.pending {
-        if Self.isSpace(byte) {
-          if phase == .skipping {
-            column += 1
-            index += 1
-            continue
-          }
-        } else if byte == UInt8(ascii: "{"), phase == .skipping || column == 0 || expectsMemberName
-        {
-          // The open event cannot go on here: it was cut off (or broken),
-          // and this line begins the next one (a truncated record of JSON
-          // Lines, the next object of pretty-printed JSON).
-          cutOffEvent()
-          return (index, true)
-        } else {
-          span.pending = false
-        }
       }
       if phase == .skipping {
         // The rest of a rejected line: nothing in it counts.
