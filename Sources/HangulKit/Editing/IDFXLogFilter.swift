@@ -33,6 +33,9 @@ public struct IDFXLogFilter: ByteFilter {
   /// after it may say what it did).
   private var event: Event?
   private var held: Held?
+  /// Where the next key's `<position>` should be if nothing moved the
+  /// cursor (`nil` when not known: after a key that composes, Up, Down, Home, End).
+  private var expectedPosition: Int?
   /// The event types and keys warned about.
   private var warned: Set<String> = []
 
@@ -85,6 +88,8 @@ public struct IDFXLogFilter: ByteFilter {
     stopped = false
     sawRoot = false
     event = nil
+    held = nil
+    expectedPosition = nil
     events.beginLogDocument(named: name)
   }
 
@@ -195,6 +200,7 @@ public struct IDFXLogFilter: ByteFilter {
         movingBy: 0, deleting: 0, with: before + after, keyed: false,
         recordedAs: EventLogFilter.loggedKey("insert", time: recordedTime), at: time)
       for _ in after.unicodeScalars { events.editor.move(.left) }
+      expectedPosition = event.fields["position"].flatMap { Int($0.trimmingXMLSpace) }
     case "mouse", "focus":
       events.perform([.commit])
     default:
@@ -215,7 +221,8 @@ public struct IDFXLogFilter: ByteFilter {
         "a replacement needs <start> and <end>, character offsets, start ≤ end", at: event)
     }
     let text = event.fields["newtext"] ?? ""
-    let offset = key.map { start - ($0.position ?? start) } ?? 0
+    if let key { follow(key.position) }
+    let offset = start - (key?.position ?? expectedPosition ?? start)
     let recorded = key?.recorded ?? EventLogFilter.loggedKey("replacement", time: nil)
     if let key, !key.deletes {
       // A key typed over the selection: the selection goes, then the key types.
@@ -223,18 +230,57 @@ public struct IDFXLogFilter: ByteFilter {
         movingBy: offset, deleting: end - start, with: "", keyed: false, recordedAs: recorded,
         at: key.time)
       events.perform(key.steps, of: key.recorded, at: key.time)
+      expectedPosition = Self.advanced(start, by: key.steps)
     } else {
       events.replaceText(
         movingBy: offset, deleting: end - start, with: text, keyed: key != nil,
         recordedAs: recorded, at: key?.time ?? time)
+      expectedPosition = start + text.count
     }
+  }
+
+  /// Moves the cursor where the log says the key at hand acts, when a
+  /// click (which the log gives no place for) moved it since the last key.
+  /// Without an expected place, the committed text's offset says where
+  /// the cursor is (a syllable being composed has no place in the log's offsets).
+  private mutating func follow(_ position: Int?) {
+    let known = events.editor.context.isComposing ? nil : events.editor.cursorOffset
+    guard let position, let expected = expectedPosition ?? known, position != expected else {
+      return
+    }
+    events.perform([.commit])
+    let offset = position - expected
+    for _ in 0..<abs(offset) { events.editor.move(offset < 0 ? .left : .right) }
+  }
+
+  /// Where the cursor is after `steps` from `position`, when the log's
+  /// offsets can say (a key that composes cannot: it depends on how the
+  /// input method shows the syllable).
+  private static func advanced(_ position: Int?, by steps: [UIEventStream.Step]) -> Int? {
+    guard var position else { return nil }
+    for step in steps {
+      guard case .press(let action) = step else { return nil }
+      switch action {
+      case .text(let text): position += text.count
+      case .character(let text):
+        if text.unicodeScalars.contains(where: { Jamo($0) != nil }) { return nil }
+        position += text.count
+      case .named(.backspace), .named(.arrowLeft): position -= 1
+      case .named(.delete): break
+      case .named(.arrowRight), .named(.enter), .named(.tab), .named(.space): position += 1
+      default: return nil
+      }
+    }
+    return position
   }
 
   /// Performs the held key, if any.
   private mutating func release() {
     guard let key = held else { return }
     held = nil
+    follow(key.position)
     events.perform(key.steps, of: key.recorded, at: key.time)
+    expectedPosition = events.mode == .english ? Self.advanced(key.position, by: key.steps) : nil
   }
 
   private mutating func warnOnce(_ key: String, _ message: String, at event: Event) {

@@ -30,6 +30,9 @@ public struct TranslogLogFilter: ByteFilter {
   private var place = (stopped: false, depth: 0, eventsDepth: Int?.none)
   /// Whether the input method's keys composed something since the last commit.
   private var composedByInputMethod = false
+  /// Where the log's `Cursor` should be at the next key if nothing moved it
+  /// (`nil` when not known: after a jamo, Up, Down, Home, End).
+  private var expectedCursor: Int?
   private var warned: Set<String> = []
 
   public init(
@@ -56,6 +59,7 @@ public struct TranslogLogFilter: ByteFilter {
     reader.reset()
     place = (false, 0, nil)
     composedByInputMethod = false
+    expectedCursor = nil
     events.beginLogDocument(named: name)
   }
 
@@ -126,7 +130,13 @@ public struct TranslogLogFilter: ByteFilter {
     case "Mouse":
       if let problem = events.takeLogTime(time) { return fail(problem, line: line, column: column) }
       composedByInputMethod = false
-      return events.perform([.commit])
+      events.perform([.commit])
+      // A click puts the cursor at a character offset of the text.
+      if let cursor = attributes["Cursor"].flatMap({ Int($0.trimmingXMLSpace) }) {
+        move(by: cursor - events.editor.cursorOffset)
+        expectedCursor = cursor
+      }
+      return
     case "System", "Interface", "Eye", "Fix": return
     default:
       return warnOnce(
@@ -138,9 +148,18 @@ public struct TranslogLogFilter: ByteFilter {
     let value = attributes["Value"] ?? ""
     let recorded = EventLogFilter.loggedKey(value, time: attributes["Time"]?.trimmingXMLSpace)
     var steps: [UIEventStream.Step] = []
+    let cursor = attributes["Cursor"].flatMap { Int($0.trimmingXMLSpace) }
     if let named = Self.namedKeys[value] {
       let count = type == "delete" ? max(1, attributes["Text"]?.count ?? 1) : 1
       steps = Array(repeating: .press(.named(named)), count: count)
+      // A Backspace's Cursor is where it left the cursor.
+      follow(cursor.map { named == .backspace ? $0 + count : $0 })
+      switch named {
+      case .backspace, .delete: expectedCursor = cursor
+      case .arrowLeft: expectedCursor = cursor.map { $0 - 1 }
+      case .arrowRight, .enter, .tab: expectedCursor = cursor.map { $0 + 1 }
+      default: expectedCursor = nil
+      }
     } else {
       switch type {
       case "insert":
@@ -167,6 +186,17 @@ public struct TranslogLogFilter: ByteFilter {
           "key type \(JSONWriter.quoted(type)) is not one hangul-keylog(5) knows: ignored",
           line: line, column: column)
       }
+      follow(cursor)
+      // A jamo's place in the log's text depends on how its input method shows the syllable.
+      let composes = steps.contains {
+        if case .press(.character(let typed)) = $0 {
+          return typed.unicodeScalars.contains { Jamo($0) != nil }
+        }
+        if case .press(.code) = $0 { return true }
+        return false
+      }
+      let inserted = attributes["IMEtext"] ?? value
+      expectedCursor = composes || type == "IME" ? nil : cursor.map { $0 + inserted.count }
       if steps.isEmpty {
         return warnOnce(
           "value " + type + value,
@@ -175,6 +205,20 @@ public struct TranslogLogFilter: ByteFilter {
       }
     }
     events.perform(steps, of: recorded, at: time)
+  }
+
+  /// Moves the cursor where the log says the key at hand acts (`before`),
+  /// when a click or a key the log does not have moved it since the last key.
+  private mutating func follow(_ before: Int?) {
+    guard let before, let expected = expectedCursor, before != expected else { return }
+    move(by: before - expected)
+  }
+
+  /// Moves the cursor `offset` characters, committing the syllable.
+  private mutating func move(by offset: Int) {
+    guard offset != 0 else { return }
+    events.perform([.commit])
+    for _ in 0..<abs(offset) { events.editor.move(offset < 0 ? .left : .right) }
   }
 
   /// A character of an insert as a key: a jamo composes, anything else is
