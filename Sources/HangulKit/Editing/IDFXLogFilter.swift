@@ -27,6 +27,8 @@ public struct IDFXLogFilter: ByteFilter {
   private var fileName = "(standard input)"
   /// How many events were rejected, and whether the file stopped being XML.
   public private(set) var errorCount = 0
+  /// Whether a file was begun.
+  private var began = false
   private var stopped = false
   private var sawRoot = false
   /// The event being read, and a key held for one event (the replacement
@@ -83,6 +85,12 @@ public struct IDFXLogFilter: ByteFilter {
   package var statistics: StatisticsReport { events.statistics }
 
   public mutating func beginInput(named name: String) {
+    // The file before ends here (a parallel run gives each file a filter of its own).
+    if began {
+      parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+      release()
+    }
+    began = true
     fileName = name
     reader.reset()
     stopped = false
@@ -109,10 +117,10 @@ public struct IDFXLogFilter: ByteFilter {
 
   private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
     guard !stopped else { return }
-    do {
-      for item in try reader.read(chunk, isFinal: isFinal) where !stopped { take(item) }
-    } catch {
-      fail(error.message, line: error.line, column: error.column)
+    let (items, failure) = reader.read(chunk, isFinal: isFinal)
+    for item in items where !stopped { take(item) }
+    if let failure, !stopped {
+      fail(failure.message, line: failure.line, column: failure.column)
       stopped = true
     }
   }

@@ -25,6 +25,8 @@ public struct TranslogLogFilter: ByteFilter {
   private let warn: (PositionedError) -> Void
   private var fileName = "(standard input)"
   public private(set) var errorCount = 0
+  /// Whether a file was begun.
+  private var began = false
   /// Where the reader is: whether the file stopped being XML, the depth
   /// of the element at hand, and that of `<Events>` while inside it.
   private var place = (stopped: false, depth: 0, eventsDepth: Int?.none)
@@ -55,6 +57,11 @@ public struct TranslogLogFilter: ByteFilter {
   package var statistics: StatisticsReport { events.statistics }
 
   public mutating func beginInput(named name: String) {
+    // The file before ends here (a parallel run gives each file a filter of its own).
+    if began {
+      parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+    }
+    began = true
     fileName = name
     reader.reset()
     place = (false, 0, nil)
@@ -78,10 +85,10 @@ public struct TranslogLogFilter: ByteFilter {
 
   private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
     guard !place.stopped else { return }
-    do {
-      for item in try reader.read(chunk, isFinal: isFinal) where !place.stopped { take(item) }
-    } catch {
-      fail(error.message, line: error.line, column: error.column)
+    let (items, failure) = reader.read(chunk, isFinal: isFinal)
+    for item in items where !place.stopped { take(item) }
+    if let failure, !place.stopped {
+      fail(failure.message, line: failure.line, column: failure.column)
       place.stopped = true
     }
   }

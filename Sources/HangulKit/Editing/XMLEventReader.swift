@@ -26,7 +26,7 @@ final class XMLEventReader {
   }
 
   /// Why the file is not well-formed XML, at its place (the parser stops there).
-  struct Failure: Error {
+  struct Failure {
     var line: Int
     var column: Int
     var message: String
@@ -93,11 +93,14 @@ final class XMLEventReader {
     }
   }
 
-  /// Parses one block (the last one with `isFinal`); returns its items, or
-  /// throws where the file stops being well-formed.
-  func read(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(Failure) -> [Item] {
+  /// Parses one block (the last one with `isFinal`); returns its items
+  /// and, where the file stops being well-formed, why (the items are
+  /// those before that place).
+  func read(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) -> (
+    items: [Item], failure: Failure?
+  ) {
     guard let parser else {
-      throw Failure(line: 1, column: 1, message: "cannot create an XML parser")
+      return ([], Failure(line: 1, column: 1, message: "cannot create an XML parser"))
     }
     items.removeAll(keepingCapacity: true)
     rewriteControlReferences(bytes, isFinal: isFinal)
@@ -109,13 +112,11 @@ final class XMLEventReader {
         XML_Parse(parser, $0.baseAddress, Int32(clamping: $0.count), isFinal ? 1 : 0)
       }
     }
-    if status == XML_STATUS_ERROR {
-      let code = XML_GetErrorCode(parser)
-      let reason = XML_ErrorString(code).map { String(cString: $0) } ?? "not well-formed"
-      let (line, column) = place()
-      throw Failure(line: line, column: column, message: "not well-formed XML: \(reason)")
-    }
-    return items
+    guard status == XML_STATUS_ERROR else { return (items, nil) }
+    let code = XML_GetErrorCode(parser)
+    let reason = XML_ErrorString(code).map { String(cString: $0) } ?? "not well-formed"
+    let (line, column) = place()
+    return (items, Failure(line: line, column: column, message: "not well-formed XML: \(reason)"))
   }
 
   /// Puts the carried bytes and `bytes` in ``rewritten``, each reference
