@@ -21,7 +21,9 @@ struct HangulCompose: ParsableCommand {
       are typed with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
-      with a cursor.
+      with a cursor; --format idfx and --format translog read the XML logs of \
+      Inputlog and Translog-II the same way (hangul-keylog(5)), and are chosen \
+      without --format when the first FILE starts as such a log.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
@@ -30,6 +32,7 @@ struct HangulCompose: ParsableCommand {
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
+        hangul-compose --format idfx samples/inputlog-korean.idfx   # → 안녕하세요 Hi 한국어.
       """,
     version: versionLine("hangul-compose"))
 
