@@ -549,14 +549,14 @@ def browser_section(options, work, ours, inputs):
 
 
 def xml_log_events(keys, format):
-    """The events, one a key, of an Inputlog IDFX or a Translog-II log typing `keys` (QWERTY key positions of
+    """The keys and their events, one a key, of an Inputlog IDFX or a Translog-II log typing `keys` (QWERTY key positions of
     2-set, a newline Enter) over and over, 90 ms apart: virtual keys / Translog IME keys, spaces and Enter as
     such, anything else as its character."""
     index = -1
     while True:
         for key in keys:
             index += 1
-            yield xml_log_event(key, index, format)
+            yield key, xml_log_event(key, index, format)
 
 
 def xml_log_event(key, index, format):
@@ -600,12 +600,13 @@ def xml_logs_section(options, work, ours, inputs):
         with open(path, "w", encoding="utf-8") as f:
             f.write(heads[format])
             written = 0
-            for event in xml_log_events(keys, format):
-                if written >= target:
-                    break
+            # Whole lines: a text log's unended last line would be written without its newline.
+            for key, event in xml_log_events(keys, format):
                 f.write(event)
                 written += len(event.encode("utf-8"))
                 count += 1
+                if written >= target and key == "\n":
+                    break
             f.write(tails[format])
         megabytes = os.path.getsize(path) / 1e6
         argv = [ours("hangul-compose"), "--format", format, path]
