@@ -223,6 +223,21 @@ struct ResearchLogTests {
     #expect(run.output == output)
   }
 
+  @Test("an element's text longer than --max-line (at least 4 KiB) is an error at its event")
+  func longElement() throws {
+    var errors: [PositionedError] = []
+    var filter = IDFXLogFilter(maximumLineLength: 16, report: { errors.append($0) })
+    filter.beginInput(named: "log.idfx")
+    let pasted = String(repeating: "가", count: 2000)
+    let log = Self.idfx([("VK_V", pasted, nil), ("VK_R", "r", nil)])
+    let output = try filter.filtered(Array(log.utf8))
+    #expect(String(decoding: output, as: UTF8.self) == "ㄱ\n")
+    #expect(
+      errors.map(\.description) == [
+        "log.idfx:3:3: <value> is longer than 4096 bytes (see --max-line)"
+      ])
+  }
+
   // MARK: Translog-II
 
   static func translog(_ events: [String]) -> String {

@@ -47,6 +47,8 @@ public struct IDFXLogFilter: ByteFilter {
     var line: Int
     var column: Int
     var fields: [String: String] = [:]
+    /// Whether an element of it was reported (the event is skipped).
+    var rejected = false
   }
 
   /// A key whose steps wait for the next event.
@@ -145,12 +147,14 @@ public struct IDFXLogFilter: ByteFilter {
       guard var current = event else { return }
       if name == "event" {
         event = nil
-        take(current)
+        if !current.rejected { take(current) }
       } else if Self.fieldNames.contains(name) {
         guard let text else {
           fail(
             "<\(name)> is longer than \(reader.textLimit) bytes (see --max-line)",
             line: current.line, column: current.column)
+          current.rejected = true
+          event = current
           return
         }
         current.fields[name] = text
