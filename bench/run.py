@@ -2,8 +2,9 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode|browser]
+                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode|browser|xml-logs]
                     [--only-reviews] [--jobs-size 1G] [--wrongmode-size 100M] [--browser-size 100M]
+                    [--xml-log-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -29,7 +30,9 @@ against GNU parallel's --pipe, --pipe-part and one-job-a-file recipes on the
 same bytes (--only recipes runs these rows alone), and last hangul-wrongmode check and fix on --wrongmode-size of mixed comments
 (bench/comments.py), which no peer does in bulk; then a raw browser event stream of --browser-size (Chrome on
 Windows: keydown, composition, beforeinput, input and keyup events, about 6 a key; --only browser runs this row
-alone): MB/s, peak memory and --jobs 2 against --jobs 1 (no peer replays such streams).
+alone): MB/s, peak memory and --jobs 2 against --jobs 1 (no peer replays such streams); then an Inputlog
+IDFX and a Translog-II log of --xml-log-size each (the same keys as the browser row, one document a file;
+--only xml-logs runs these rows alone): MB/s on one core and peak memory, which must stay within 16 MiB.
 A peer that is not installed is skipped with a note.
 """
 import argparse
@@ -105,9 +108,10 @@ def main():
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
     parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "recipes", "wrongmode",
-                                             "browser"],
+                                             "browser", "xml-logs"],
                         help="run only this part")
     parser.add_argument("--browser-size", default="100M", help="input size of the browser event stream row")
+    parser.add_argument("--xml-log-size", default="100M", help="input size of the IDFX and Translog-II rows")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
     options = parser.parse_args()
@@ -151,6 +155,11 @@ def main():
             inputs["qwerty"] = f"{work}/qwerty.keys"
             sh(f"python3 {ROOT}/bench/keys.py qwerty < {inputs['text']} > {inputs['qwerty']}")
             browser_section(options, work, ours, inputs)
+            return
+        if options.only == "xml-logs":
+            inputs["qwerty"] = f"{work}/qwerty.keys"
+            sh(f"python3 {ROOT}/bench/keys.py qwerty < {inputs['text']} > {inputs['qwerty']}")
+            xml_logs_section(options, work, ours, inputs)
             return
         for kind in ("qwerty", "jamo"):
             inputs[kind] = f"{work}/{kind}.keys"
@@ -248,6 +257,8 @@ def main():
         wrongmode_section(options, work, ours)
 
         browser_section(options, work, ours, inputs)
+
+        xml_logs_section(options, work, ours, inputs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -535,6 +546,84 @@ def browser_section(options, work, ours, inputs):
     print(f"{'browser events → text':28} {megabytes:8.1f} {megabytes / one:11.1f} {peak:9.1f} {megabytes / two:11.1f} "
           f"{one / two:8.2f}×{'' if same else '  OUTPUTS DIFFER'}")
     os.remove(path)
+
+
+def xml_log_events(keys, format):
+    """The keys and their events, one a key, of an Inputlog IDFX or a Translog-II log typing `keys` (QWERTY key positions of
+    2-set, a newline Enter) over and over, 90 ms apart: virtual keys / Translog IME keys, spaces and Enter as
+    such, anything else as its character."""
+    index = -1
+    while True:
+        for key in keys:
+            index += 1
+            yield key, xml_log_event(key, index, format)
+
+
+def xml_log_event(key, index, format):
+    """One key's event in an IDFX or Translog-II log (xml_log_events)."""
+    escaped = key.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+    if format == "idfx":
+        if key.isascii() and key.isalpha():
+            name, value = "VK_" + key.upper(), key
+        else:
+            name, value = {" ": ("VK_SPACE", " "), "\n": ("VK_RETURN", "")}.get(key, ("NONE", escaped))
+        return (f'    <event id="{index}" type="keyboard">\n'
+                f'        <part type="wordlog"><documentLength>{index + 1}</documentLength></part>\n'
+                f'        <part type="winlog">\n            <startTime>{index * 90}</startTime>\n'
+                f'            <key>{name}</key>\n            <value>{value}</value>\n'
+                f'        </part>\n    </event>\n')
+    if key.isascii() and key.isalpha():
+        return f'    <Key Time="{index * 90}" Type="IME" Value="{key}" />\n'
+    if key == "\n":
+        return f'    <Key Time="{index * 90}" Type="return" Value="[Return]" />\n'
+    return f'    <Key Time="{index * 90}" Type="insert" Value="{escaped}" />\n'
+
+
+def xml_logs_section(options, work, ours, inputs):
+    """An Inputlog IDFX and a Translog-II log of --xml-log-size each, one document a file, one core: MB/s and
+    peak memory (bound 16 MiB), the text checked against the same keys composed as a text log."""
+    target = size(options.xml_log_size)
+    with open(inputs["qwerty"], "rb") as f:
+        keys = f.read(2_000_000)
+    keys = keys[: keys.rfind(b"\n") + 1].decode("utf-8")
+    print(f"\nresearch loggers' XML logs ({options.xml_log_size} each, one document a file, one core "
+          f"(taskset -c 0), median of {options.runs} runs; peak bound 16 MiB)")
+    header = f"{'task':28} {'input MB':>8} {'MB/s':>8} {'peak MiB':>9} {'keys':>11}"
+    print(header)
+    print("-" * len(header))
+    heads = {"idfx": '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<log>\n',
+             "translog": '<?xml version="1.0" encoding="utf-8"?>\n<LogFile>\n  <Events>\n'}
+    tails = {"idfx": "</log>\n", "translog": "  </Events>\n</LogFile>\n"}
+    for format in ("idfx", "translog"):
+        path = f"{work}/log.{format}"
+        count = 0
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(heads[format])
+            written = 0
+            # Whole lines: a text log's unended last line would be written without its newline.
+            for key, event in xml_log_events(keys, format):
+                f.write(event)
+                written += len(event.encode("utf-8"))
+                count += 1
+                if written >= target and key == "\n":
+                    break
+            f.write(tails[format])
+        megabytes = os.path.getsize(path) / 1e6
+        argv = [ours("hangul-compose"), "--format", format, path]
+        times, peak = [], 0.0
+        for _ in range(options.runs):
+            seconds, memory = timed(argv, "/dev/null", f"{work}/{format}.out")
+            times.append(seconds)
+            peak = max(peak, memory)
+        # The same keys as a text log (whole copies of them, then the rest) must give the same text.
+        typed = keys * (count // len(keys)) + keys[: count % len(keys)]
+        with open(f"{work}/typed.keys", "w", encoding="utf-8") as f:
+            f.write(typed)
+        timed([ours("hangul-compose"), "--keys", "qwerty"], f"{work}/typed.keys", f"{work}/typed.out")
+        same = files_equal(f"{work}/{format}.out", f"{work}/typed.out")
+        print(f"{format + ' → text':28} {megabytes:8.1f} {megabytes / statistics.median(times):8.1f} "
+              f"{peak:9.1f} {count:11,}{'' if peak <= 16 else '  OVER 16 MiB'}{'' if same else '  OUTPUTS DIFFER'}")
+        os.remove(path)
 
 
 def write_repeated(data, path, target):

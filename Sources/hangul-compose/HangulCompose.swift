@@ -21,7 +21,9 @@ struct HangulCompose: ParsableCommand {
       are typed with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
-      with a cursor.
+      with a cursor; --format idfx and --format translog read the XML logs of \
+      Inputlog and Translog-II the same way (hangul-keylog(5)), and are chosen \
+      without --format when the first FILE starts as such a log.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
@@ -30,12 +32,15 @@ struct HangulCompose: ParsableCommand {
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
+        hangul-compose --format idfx samples/inputlog-korean.idfx   # → 안녕하세요 Hi 한국어.
       """,
     version: versionLine("hangul-compose"))
 
   enum Format: String, NamedOptionValue {
     case text
     case events
+    case idfx
+    case translog
   }
 
   /// What `--output` writes.
@@ -59,8 +64,13 @@ struct HangulCompose: ParsableCommand {
     case json
   }
 
-  @Option(help: "How the log is written: text (every character a key) or events (JSON Lines).")
-  var format: Format = .text
+  @Option(
+    help: """
+      How the log is written: text (every character a key), events (JSON Lines), idfx \
+      (Inputlog XML) or translog (Translog-II XML); without it a file whose start is an \
+      IDFX or Translog-II log is read as one.
+      """)
+  var format: Format?
 
   @OptionGroup var compose: ComposeOptions
 
@@ -112,11 +122,7 @@ struct HangulCompose: ParsableCommand {
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
 
   func validate() throws {
-    if format == .text, startMode != .korean || output == .jsonl {
-      throw ValidationError(
-        "--start-mode and --output jsonl apply to --format events only (a text log has no 한/영 key)"
-      )
-    }
+    if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
     if output == .keystrokes {
       if nfc || verify || stats {
         throw ValidationError(
@@ -129,12 +135,14 @@ struct HangulCompose: ParsableCommand {
   func run() throws {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
+    let format = try resolvedFormat()
+    if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
     let options = compose.composerOptions
     var keyboard = try compose.loadKeyboard()
     if compose.guessesKeyboard { keyboard = try guessedKeyboard() }
     let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
-      guard format == .events, automaton.hasMultitapCycles else {
+      guard format != .text, automaton.hasMultitapCycles else {
         throw ValidationError(
           "--multitap-timeout needs --format events and a phone keypad keyboard (cheonjiin, naratgeul, sky2)"
         )
@@ -168,9 +176,32 @@ struct HangulCompose: ParsableCommand {
         }
       }
     case .events:
-      status = try runEvents(keyboard: keyboard, options: options)
+      status = try runEvents(keyboard: keyboard, options: options, format: .events)
+    case .idfx, .translog:
+      status = try runEvents(keyboard: keyboard, options: options, format: format)
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// The options a text log takes (it has no 한/영 key and no documents).
+  static func checkTextOptions(startMode: InputMode, output: Output) throws {
+    if startMode != .korean || output == .jsonl {
+      throw ValidationError(
+        "--start-mode and --output jsonl apply to --format events, idfx and translog only (a text log has no 한/영 key)"
+      )
+    }
+  }
+
+  /// `--format`, or without it the format the start of the first FILE
+  /// shows (an IDFX or Translog-II log, said on stderr), else text.
+  func resolvedFormat() throws -> Format {
+    if let format { return format }
+    guard let first = files.first, !first.isStandardInput,
+      let detected = XMLLogFormat.detect(fileAt: first)
+    else { return .text }
+    let name = detected == .idfx ? "an Inputlog IDFX log" : "a Translog-II log"
+    diagnostics.report("reading \(first) as --format \(detected.rawValue) (its start is \(name))")
+    return detected == .idfx ? .idfx : .translog
   }
 
   /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
@@ -220,18 +251,67 @@ struct HangulCompose: ParsableCommand {
   /// Replays an event log, on `--jobs` threads for regular files (pieces
   /// begin with a document where they can), with the output checks and
   /// statistics asked for; returns the exit status.
-  func runEvents(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+  func runEvents(keyboard: Keyboard, options: ComposerOptions, format: Format) throws -> Int32 {
+    let (maximumLineLength, keys, startMode, output, multitapTimeout) = (
+      maxLine.value, compose.keys, startMode, output.ofEvents, multitapTimeout
+    )
+    let counts = stats
+    switch format {
+    case .idfx:
+      return try replay(jobs: 1) { report, warn in
+        IDFXLogFilter(
+          keys: keys, keyboard: keyboard, options: options,
+          maximumLineLength: maximumLineLength, startMode: startMode, output: output,
+          includesStatistics: counts, multitapTimeout: multitapTimeout, report: report, warn: warn)
+      }
+    case .translog:
+      return try replay(jobs: 1) { report, warn in
+        TranslogLogFilter(
+          keys: keys, keyboard: keyboard, options: options,
+          maximumLineLength: maximumLineLength, startMode: startMode, output: output,
+          includesStatistics: counts, multitapTimeout: multitapTimeout, report: report, warn: warn)
+      }
+    default:
+      // Keys are numbered in input order: one thread for --output keystrokes.
+      var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
+      runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
+      return try replay(runner: runner) { report, warn in
+        EventLogFilter(
+          keys: keys, keyboard: keyboard, options: options,
+          maximumLineLength: maximumLineLength, startMode: startMode,
+          output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
+          report: report, warn: warn)
+      }
+    }
+  }
+
+  /// ``replay(runner:makeReplayer:)`` on `jobs` threads.
+  func replay<Replayer: ByteFilter & StatisticsReporting>(
+    jobs: Int,
+    makeReplayer:
+      @escaping (
+        @escaping (PositionedError) -> Void, @escaping (PositionedError) -> Void
+      ) -> Replayer
+  ) throws -> Int32 {
+    try replay(runner: input.parallelRunner(files, jobs: jobs), makeReplayer: makeReplayer)
+  }
+
+  /// Replays logs with the filters `makeReplayer` makes (given where errors
+  /// and warnings go), with the output checks and statistics asked for;
+  /// returns the exit status.
+  func replay<Replayer: ByteFilter & StatisticsReporting>(
+    runner: ParallelFilterRunner,
+    makeReplayer:
+      @escaping (
+        @escaping (PositionedError) -> Void, @escaping (PositionedError) -> Void
+      ) -> Replayer
+  ) throws -> Int32 {
     if nfc { _ = try ICUNormalizer(.nfc) }
     if verify { _ = try OutputVerifier(expecting: .composed) }
     let errors = ErrorReport(diagnostics)
-    let (maximumLineLength, keys, startMode, output, multitapTimeout) = (
-      maxLine.value, compose.keys, startMode, output, multitapTimeout
-    )
-    let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    // Keys are numbered in input order: one thread for --output keystrokes.
-    var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
+    let (normalizesAll, verifies) = (nfc, verify)
+    var runner = runner
     runner.countsOutputLines = verify
-    runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
     var tally = VerificationTally()
     // On one thread each error is reported as its line is read (`tail -f log |`).
@@ -254,12 +334,7 @@ struct HangulCompose: ParsableCommand {
             log: warnings,
             VerifyingFilter(
               NormalizingFilter(
-                EventLogFilter(
-                  keys: keys, keyboard: keyboard, options: options,
-                  maximumLineLength: maximumLineLength, startMode: startMode,
-                  output: output.ofEvents,
-                  includesStatistics: counts, multitapTimeout: multitapTimeout,
-                  report: { log.add($0) }, warn: { warnings.add($0) }),
+                makeReplayer({ log.add($0) }, { warnings.add($0) }),
                 normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
               verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
       },

@@ -55,7 +55,7 @@ public struct EventLogFilter: ByteFilter {
   var pending = (shift: false, literal: false)
   /// The last `"t"` taken, and the smallest one checked while no earlier
   /// time was known.
-  private var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
+  var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
@@ -249,7 +249,7 @@ public struct EventLogFilter: ByteFilter {
     place.lineNumber += lines
   }
 
-  private mutating func drain(into output: inout [UInt8]) {
+  mutating func drain(into output: inout [UInt8]) {
     collectText()
     output.append(contentsOf: ready)
     ready.removeAll(keepingCapacity: true)
@@ -283,7 +283,7 @@ public struct EventLogFilter: ByteFilter {
     }
   }
 
-  private mutating func endDocument() {
+  mutating func endDocument() {
     guard documents.started else { return }
     perform(browser.finish())
     editor.finish()
