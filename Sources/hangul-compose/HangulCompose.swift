@@ -57,6 +57,14 @@ struct HangulCompose: ParsableCommand {
   enum StatisticsFormat: String, NamedOptionValue {
     case text
     case json
+    case csv
+  }
+
+  enum KeystrokesTable: String, NamedOptionValue {
+    case jsonl
+    case csv
+
+    var format: KeystrokesFormat { self == .csv ? .csv : .jsonl }
   }
 
   @Option(help: "How the log is written: text (every character a key) or events (JSON Lines).")
@@ -81,8 +89,28 @@ struct HangulCompose: ParsableCommand {
   @Flag(help: "Write typing statistics to standard error after the output.")
   var stats = false
 
-  @Option(help: "How --stats writes: text (an aligned table) or json.")
+  @Option(
+    help:
+      "How --stats writes: text (aligned tables), json, or csv (one row a document, for R and pandas)."
+  )
   var statsFormat: StatisticsFormat = .text
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Events: an interval between keys of this many milliseconds or more is a pause (--stats, --output keystrokes).",
+      valueName: "ms"))
+  var pause: Double = 2000
+
+  @Option(
+    help: ArgumentHelp(
+      "Events --stats: the text each document should have been, one line a document in order (error rates).",
+      valueName: "file"),
+    completion: .file())
+  var target: FilePath?
+
+  @Option(help: "How --output keystrokes writes: jsonl (an object a key) or csv (a table).")
+  var keystrokesFormat: KeystrokesTable = .jsonl
 
   @Option(
     help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
@@ -123,6 +151,15 @@ struct HangulCompose: ParsableCommand {
           "--output keystrokes writes no text: --nfc, --verify and --stats do not apply")
       }
     }
+    guard pause >= 0, pause.isFinite else {
+      throw ValidationError("--pause must be a number of milliseconds, 0 or more")
+    }
+    if target != nil, format != .events || !stats {
+      throw ValidationError("--target needs --format events and --stats")
+    }
+    if keystrokesFormat != .jsonl, output != .keystrokes {
+      throw ValidationError("--keystrokes-format applies to --output keystrokes only")
+    }
     if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
   }
 
@@ -149,7 +186,7 @@ struct HangulCompose: ParsableCommand {
       // Keys are numbered in input order: one thread.
       var filter = KeystrokeLogFilter(
         keys: compose.keys, keyboard: keyboard, options: options,
-        maximumLineLength: maxLine.value)
+        maximumLineLength: maxLine.value, format: keystrokesFormat.format)
       status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
     case .text:
       // A newline ends the line for good in a text log (a phone keypad's
@@ -171,6 +208,15 @@ struct HangulCompose: ParsableCommand {
       status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// The `--stats` report as `--stats-format` writes it.
+  func written(_ statistics: StatisticsReport) -> String {
+    switch statsFormat {
+    case .text: statistics.text
+    case .json: statistics.json
+    case .csv: statistics.csv
+    }
   }
 
   /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
@@ -213,7 +259,7 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    if stats { diagnostics.write(written(statistics)) }
     return tally.status(after: status, report: diagnostics.report)
   }
 
@@ -228,8 +274,17 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output, multitapTimeout
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    // Keys are numbered in input order: one thread for --output keystrokes.
-    var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
+    let (pauseThreshold, keystrokesFormat) = (pause, keystrokesFormat.format)
+    let targets: TargetLines?
+    do {
+      targets = try target.map(TargetLines.init)
+    } catch {
+      diagnostics.report("--target \(error)")
+      throw ExitCode(66)
+    }
+    // Keys are numbered in input order, targets taken in document order: one thread.
+    let oneThread = output == .keystrokes || targets != nil
+    var runner = input.parallelRunner(files, jobs: oneThread ? 1 : jobs.jobs)
     runner.countsOutputLines = verify
     runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
@@ -259,7 +314,10 @@ struct HangulCompose: ParsableCommand {
                   maximumLineLength: maximumLineLength, startMode: startMode,
                   output: output.ofEvents,
                   includesStatistics: counts, multitapTimeout: multitapTimeout,
-                  report: { log.add($0) }, warn: { warnings.add($0) }),
+                  pauseThreshold: pauseThreshold,
+                  targets: targets.map { lines in { lines.next() } },
+                  keystrokesFormat: keystrokesFormat, report: { log.add($0) },
+                  warn: { warnings.add($0) }),
                 normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
               verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
       },
@@ -273,10 +331,22 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter.inner.inner, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    if stats { diagnostics.write(written(statistics)) }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
+}
+
+/// `--target`'s lines, one a document, read as they are needed.
+private final class TargetLines {
+  private var reader: TargetLineReader
+
+  init(_ path: FilePath) throws {
+    reader = try TargetLineReader(path: path)
+  }
+
+  /// The next line without its line break, or `nil` past the end.
+  func next() -> String? { reader.next() }
 }
 
 /// The warning messages already shown.
