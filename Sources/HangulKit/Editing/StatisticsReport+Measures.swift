@@ -114,8 +114,8 @@ extension StatisticsReport {
     guard total.process != nil else { return "" }
     let target = hasTarget
     var header = [
-      "document", "IKI med", "mean", "in syl", "syl", "word", "revision", "pauses", "pause %",
-      "bursts", "burst ch", "kept %", "BS syl", "BS text", "deleted", "episodes",
+      "document", "IKI med", "IKI mean", "in syl med", "syl med", "word med", "rev med", "pauses",
+      "pause %", "bursts", "burst ch", "kept %", "BS in syl", "BS text", "deleted", "episodes",
     ]
     if target { header += ["CER %", "jamo ER %", "corr ER %", "uncorr ER %", "total ER %"] }
     var rows = [header]
@@ -143,7 +143,7 @@ extension StatisticsReport {
       }
       rows.append(row)
     }
-    return Self.aligned(rows)
+    return "\n" + Self.aligned(rows)
   }
 
   /// Rows as an aligned table: the first column left, the others right.
