@@ -147,7 +147,7 @@ struct BrowserCommandTests {
     ])
     #expect(android.status == 0)
     #expect(
-      android.text.split(separator: "\n").first
+      android.text.split(separator: "\n").first.map(String.init)
         == #"{"n":1,"t":240,"key":"ㄱ","commit":"","preedit":"ㄱ""#
         + #","role":"initial","syllable":1,"pause":false,"burst":1,"revision":false}"#)
     let windows = try compose.run([
