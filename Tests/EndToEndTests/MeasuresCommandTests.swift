@@ -44,7 +44,6 @@ struct MeasuresCommandTests {
     #expect(rows.first?.hasPrefix("doc,keys,backspaces,backspacesWithoutEffect,") == true)
     #expect(rows.dropFirst().first?.hasPrefix("\"a,\"\"b\",2,0,0,2,0,1.000,10,") == true)
     #expect(rows.last?.hasPrefix("c,1,") == true)
-    let header = rows[0].split(separator: ",")
     // The first row's doc holds a comma inside its quotes.
     let fields = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false).count }
     #expect(fields == [fields[0], fields[0] + 1, fields[0]])

@@ -133,7 +133,9 @@ struct MeasuresPropertyTests {
         result["pauseShare"] = pauseTotal / (last - first)
       }
     }
-    if produced > 0 { result["productProcessRatio"] = Double(produced - deleted) / Double(produced) }
+    if produced > 0 {
+      result["productProcessRatio"] = Double(produced - deleted) / Double(produced)
+    }
     for place in ["WithinSyllable", "BetweenSyllables", "BetweenWords", "AroundRevision"] {
       let values = places[place] ?? []
       result["iki\(place)Count"] = Double(values.count)
