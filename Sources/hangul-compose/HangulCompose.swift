@@ -113,6 +113,13 @@ struct HangulCompose: ParsableCommand {
   var keystrokesFormat: KeystrokesTable = .jsonl
 
   @Option(
+    help: ArgumentHelp(
+      "Events: draw each document's writing process (keys, length, cursor over time; pauses, revisions) as SVG.",
+      valueName: "file.svg"),
+    completion: .file(extensions: ["svg"]))
+  var plot: FilePath?
+
+  @Option(
     help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
   var startMode: InputMode = .korean
 
@@ -156,6 +163,10 @@ struct HangulCompose: ParsableCommand {
     }
     if target != nil, format != .events || !stats {
       throw ValidationError("--target needs --format events and --stats")
+    }
+    if let plot {
+      guard format == .events else { throw ValidationError("--plot needs --format events") }
+      try OutputChecks.outputFile(plot, option: "--plot", inputs: files)
     }
     if keystrokesFormat != .jsonl, output != .keystrokes {
       throw ValidationError("--keystrokes-format applies to --output keystrokes only")
@@ -208,6 +219,18 @@ struct HangulCompose: ParsableCommand {
       status = try runEvents(keyboard: keyboard, options: options)
     }
     if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Writes `--plot`'s SVG; `false` (reported) when it cannot be written.
+  func writePlot(_ drawn: ProcessPlot, to path: FilePath) -> Bool {
+    guard let file = StandardStream.create(path) else {
+      diagnostics.report(
+        "\(path): cannot create the --plot file: \(StreamError.reason(SystemCalls.errorNumber))")
+      return false
+    }
+    let failure = file.writeReportingFailure(Array(drawn.svg.utf8))?.description ?? file.close()
+    if let failure { diagnostics.report("\(path): \(failure)") }
+    return failure == nil
   }
 
   /// The `--stats` report as `--stats-format` writes it.
@@ -274,7 +297,7 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output, multitapTimeout
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    let (pauseThreshold, keystrokesFormat) = (pause, keystrokesFormat.format)
+    let (pauseThreshold, keystrokesFormat, plots) = (pause, keystrokesFormat.format, plot != nil)
     let targets: TargetLines?
     do {
       targets = try target.map(TargetLines.init)
@@ -316,7 +339,7 @@ struct HangulCompose: ParsableCommand {
                   includesStatistics: counts, multitapTimeout: multitapTimeout,
                   pauseThreshold: pauseThreshold,
                   targets: targets.map { lines in { lines.next() } },
-                  keystrokesFormat: keystrokesFormat, report: { log.add($0) },
+                  keystrokesFormat: keystrokesFormat, plots: plots, report: { log.add($0) },
                   warn: { warnings.add($0) }),
                 normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
               verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
@@ -332,6 +355,7 @@ struct HangulCompose: ParsableCommand {
       }, report: diagnostics.report
     ).exitStatus
     if stats { diagnostics.write(written(statistics)) }
+    if let plot, let drawn = statistics.plot, !writePlot(drawn, to: plot) { return 74 }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }

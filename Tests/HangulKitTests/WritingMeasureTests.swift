@@ -287,3 +287,24 @@ struct WritingMeasureTests {
     for (name, value) in expected { #expect(values[name] == value, "\(name)") }
   }
 }
+
+/// `--plot`'s memory bound: points, and documents drawn.
+@Suite("Process graph bounds")
+struct ProcessPlotBoundTests {
+  @Test("10,000 keys keep at most 4096 points; 150 documents draw 100 and say so")
+  func bounds() {
+    var lines: [String] = []
+    for index in 0..<10_000 { lines.append(#"{"doc":0,"key":"ㄱ","t":\#(index * 10)}"#) }
+    for document in 1..<150 {
+      lines.append(#"{"doc":\#(document),"key":"ㄱ","t":\#(100_000 + document)}"#)
+    }
+    var filter = EventLogFilter(plots: true) { _ in }
+    _ = try? filter.filtered(Array(lines.joined(separator: "\n").utf8))
+    let plot = filter.statistics.plot
+    #expect(plot?.documents.count == ProcessPlot.documentLimit)
+    #expect(plot?.undrawn == 50)
+    #expect((plot?.documents.first?.points.count ?? .max) <= ProcessPlot.pointLimit)
+    #expect((plot?.documents.first?.points.count ?? 0) >= ProcessPlot.pointLimit / 2)
+    #expect(plot?.svg.contains("50 more documents are not drawn") == true)
+  }
+}

@@ -45,8 +45,18 @@ extension EventLogFilter {
       role = context.newestPart
       startsSyllable = !before.composing || editor.counts.charactersCommitted != before.committed
     }
-    return meter?.take(
+    let columns = meter?.take(
       KeyEffect(time: time, kind: kind, role: role, startsSyllable: startsSyllable))
+    if plot != nil, let time, let columns {
+      let counts = editor.counts
+      let point = ProcessPlot.Point(
+        time: time, keys: recorder.current.keystrokes,
+        length: counts.charactersCommitted - counts.charactersDeleted, cursor: editor.cursorOffset)
+      plot?.add(
+        point, pauseSince: columns.pause ? columns.interval.map { time - $0 } : nil,
+        revision: columns.revision)
+    }
+    return columns
   }
 
   /// The document's measures at its end (with the error rates when it has a

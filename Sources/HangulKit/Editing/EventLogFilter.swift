@@ -62,6 +62,8 @@ public struct EventLogFilter: ByteFilter {
   var recorder = StatisticsRecorder()
   /// With `--stats` or ``Output/keystrokes``: the document's writing-process measures.
   var meter: WritingProcessMeter?
+  /// With `--plot`: the documents' process graphs.
+  var plot: ProcessPlot?
   /// Where the documents stand.
   var documents = DocumentProgress()
   /// The browser events' state (lines with a `"type"`, SPEC 3.6).
@@ -93,7 +95,7 @@ public struct EventLogFilter: ByteFilter {
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     multitapTimeout: Double? = nil, pauseThreshold: Double = 2000,
     targets: (() -> String?)? = nil, keystrokesFormat: KeystrokesFormat = .jsonl,
-    report: @escaping (PositionedError) -> Void,
+    plots: Bool = false, report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.keys = keys
@@ -102,7 +104,8 @@ public struct EventLogFilter: ByteFilter {
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.output = output
     recorder.keepsDocuments = includesStatistics
-    if includesStatistics || output == .keystrokes {
+    if plots { plot = ProcessPlot() }
+    if includesStatistics || output == .keystrokes || plots {
       meter = WritingProcessMeter(pauseThreshold: pauseThreshold)
     }
     mode = startMode
@@ -169,7 +172,10 @@ public struct EventLogFilter: ByteFilter {
         counts: editor.counts, named: documents.current != nil,
         process: meter?.measures(counts: editor.counts))
     }
-    return current.report
+    var report = current.report
+    report.plot = plot
+    if documents.started { report.plot?.finishDocument(named: documents.current?.text) }
+    return report
   }
 
   public mutating func beginInput(named name: String) {
@@ -286,6 +292,7 @@ public struct EventLogFilter: ByteFilter {
     collectText()
     let finished = recorder.finishDocument(
       counts: editor.counts, named: documents.current != nil, process: finishMeasures())
+    plot?.finishDocument(named: documents.current?.text)
     switch output {
     case .text:
       if documents.lastTextByte != 0x0A { ready.append(0x0A) }

@@ -105,6 +105,8 @@ package struct StatisticsReport: Sendable, Equatable {
   /// The typing time of each document that had one, in order (so that a
   /// sum over pieces adds them as one run does, in the same order).
   var documentTimes: [Double] = []
+  /// `--plot`: the documents' process graphs.
+  package var plot: ProcessPlot?
 
   package init(documents: [TypingStatistics], total: TypingStatistics) {
     self.documents = documents
@@ -129,6 +131,10 @@ package struct StatisticsReport: Sendable, Equatable {
     total.addCounts(of: later.total)
     for time in later.documentTimes { total.addTime(time) }
     documentTimes += later.documentTimes
+    if let theirs = later.plot {
+      if plot == nil { plot = ProcessPlot() }
+      plot?.append(theirs)
+    }
   }
 
   /// An aligned table, one row per document and a total row.
