@@ -47,11 +47,12 @@ extension EventLogFilter {
     }
     let columns = meter?.take(
       KeyEffect(time: time, kind: kind, role: role, startsSyllable: startsSyllable))
-    if plot != nil, let time, let columns {
+    if let keeps = plot?.keepsNextPoint, let time, let columns {
       let counts = editor.counts
       let point = ProcessPlot.Point(
         time: time, keys: recorder.current.keystrokes,
-        length: counts.charactersCommitted - counts.charactersDeleted, cursor: editor.cursorOffset)
+        length: counts.charactersCommitted - counts.charactersDeleted,
+        cursor: keeps ? editor.cursorOffset : 0)
       plot?.add(
         point, pauseSince: columns.pause ? columns.interval.map { time - $0 } : nil,
         revision: columns.revision)

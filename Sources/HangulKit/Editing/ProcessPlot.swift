@@ -64,6 +64,12 @@ package struct ProcessPlot: Sendable, Equatable {
     }
   }
 
+  /// Whether the next key's point is kept (the caller need not work out a
+  /// point that is dropped: the cursor's offset takes O(lines)).
+  var keepsNextPoint: Bool {
+    documents.count < Self.documentLimit && (current.seen + 1) % current.stride == 0
+  }
+
   /// Ends the document (a log without `"doc"`: its name is `nil`).
   mutating func finishDocument(named name: String?) {
     defer { current = Document() }
