@@ -30,6 +30,7 @@ struct HangulCompose: ParsableCommand {
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
+        hangul-compose --format events --stats --stats-format csv samples/events-measures.jsonl
       """,
     version: versionLine("hangul-compose"))
 
@@ -86,7 +87,10 @@ struct HangulCompose: ParsableCommand {
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
-  @Flag(help: "Write typing statistics to standard error after the output.")
+  @Flag(
+    help:
+      "Write typing statistics to standard error after the output (events: with the writing-process measures of hangul-keylog(5))."
+  )
   var stats = false
 
   @Option(

@@ -12,7 +12,7 @@ complete -c hangul-compose -l backspace -x -a 'jamo keystroke' -d 'What Backspac
 complete -c hangul-compose -l max-line -x -d 'Flush a line longer than this many bytes in pieces (suffix K, M or G).'
 complete -c hangul-compose -l nfc -d 'Also put all other output text through ICU NFC (e + U+0301 → é).'
 complete -c hangul-compose -l verify -d 'Check every output line against ICU NFC and NFD; a disagreement exits 65.'
-complete -c hangul-compose -l stats -d 'Write typing statistics to standard error after the output.'
+complete -c hangul-compose -l stats -d 'Write typing statistics to standard error after the output (events: with the writing-process measures of hangul-keylog(5)).'
 complete -c hangul-compose -l stats-format -x -a 'text json csv' -d 'How --stats writes: text (aligned tables), json, or csv (one row a document, for R and pandas).'
 complete -c hangul-compose -l pause -x -d 'Events: an interval between keys of this many milliseconds or more is a pause (--stats, --output keystrokes).'
 complete -c hangul-compose -l target -r -F -d 'Events --stats: the text each document should have been, one line a document in order (error rates).'
