@@ -69,25 +69,6 @@ public struct EventLogFilter: ByteFilter {
   /// The browser events' state (lines with a `"type"`, SPEC 3.6).
   var browser = UIEventStream()
 
-  /// Where the documents of the log stand.
-  struct DocumentProgress {
-    /// The `"doc"` of the current document.
-    var current: DocumentName?
-    /// The `"doc"` of the first event taken (`nil` when it had none).
-    var first: DocumentName?
-    var started = false
-    /// Whether the current document's JSON object was opened (its text streams).
-    var objectOpened = false
-    /// The last byte of the current document's text written so far.
-    var lastTextByte: UInt8?
-    /// Whether any line was taken as an event.
-    var acceptedAny = false
-    /// The text the document should have been (``setTarget(_:)``, `--target`),
-    /// and, while there is one, the document's text so far.
-    var target: String?
-    var text: [UInt8]?
-  }
-
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
