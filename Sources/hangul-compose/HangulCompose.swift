@@ -33,6 +33,7 @@ struct HangulCompose: ParsableCommand {
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
         hangul-compose --format idfx samples/inputlog-korean.idfx   # → 안녕하세요 Hi 한국어.
+        hangul-compose --format events --stats --stats-format csv samples/events-measures.jsonl
       """,
     version: versionLine("hangul-compose"))
 
@@ -62,6 +63,14 @@ struct HangulCompose: ParsableCommand {
   enum StatisticsFormat: String, NamedOptionValue {
     case text
     case json
+    case csv
+  }
+
+  enum KeystrokesTable: String, NamedOptionValue {
+    case jsonl
+    case csv
+
+    var format: KeystrokesFormat { self == .csv ? .csv : .jsonl }
   }
 
   @Option(
@@ -88,11 +97,41 @@ struct HangulCompose: ParsableCommand {
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
-  @Flag(help: "Write typing statistics to standard error after the output.")
+  @Flag(
+    help:
+      "Write typing statistics to standard error after the output (events: with the writing-process measures of hangul-keylog(5))."
+  )
   var stats = false
 
-  @Option(help: "How --stats writes: text (an aligned table) or json.")
+  @Option(
+    help:
+      "How --stats writes: text (aligned tables), json, or csv (one row a document, for R and pandas)."
+  )
   var statsFormat: StatisticsFormat = .text
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Events: an interval between keys of this many milliseconds or more is a pause (--stats, --output keystrokes).",
+      valueName: "ms"))
+  var pause: Double = 2000
+
+  @Option(
+    help: ArgumentHelp(
+      "Events --stats: the text each document should have been, one line a document in order (error rates).",
+      valueName: "file"),
+    completion: .file())
+  var target: FilePath?
+
+  @Option(help: "How --output keystrokes writes: jsonl (an object a key) or csv (a table).")
+  var keystrokesFormat: KeystrokesTable = .jsonl
+
+  @Option(
+    help: ArgumentHelp(
+      "Events: draw each document's writing process (keys, length, cursor over time; pauses, revisions) as SVG.",
+      valueName: "file.svg"),
+    completion: .file(extensions: ["svg"]))
+  var plot: FilePath?
 
   @Option(
     help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
@@ -129,6 +168,21 @@ struct HangulCompose: ParsableCommand {
           "--output keystrokes writes no text: --nfc, --verify and --stats do not apply")
       }
     }
+    guard pause >= 0, pause.isFinite else {
+      throw ValidationError("--pause must be a number of milliseconds, 0 or more")
+    }
+    if target != nil, format != .events || !stats {
+      throw ValidationError("--target needs --format events and --stats")
+    }
+    if let plot {
+      guard format != .text else {
+        throw ValidationError("--plot needs a log of events, not --format text")
+      }
+      try OutputChecks.outputFile(plot, option: "--plot", inputs: files)
+    }
+    if keystrokesFormat != .jsonl, output != .keystrokes {
+      throw ValidationError("--keystrokes-format applies to --output keystrokes only")
+    }
     if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
   }
 
@@ -136,6 +190,9 @@ struct HangulCompose: ParsableCommand {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let format = try resolvedFormat()
+    if format == .text, plot != nil {
+      throw ValidationError("--plot needs a log of events, not a text log")
+    }
     if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
     let options = compose.composerOptions
     var keyboard = try compose.loadKeyboard()
@@ -157,7 +214,7 @@ struct HangulCompose: ParsableCommand {
       // Keys are numbered in input order: one thread.
       var filter = KeystrokeLogFilter(
         keys: compose.keys, keyboard: keyboard, options: options,
-        maximumLineLength: maxLine.value)
+        maximumLineLength: maxLine.value, format: keystrokesFormat.format)
       status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
     case .text:
       // A newline ends the line for good in a text log (a phone keypad's
@@ -204,6 +261,27 @@ struct HangulCompose: ParsableCommand {
     return detected == .idfx ? .idfx : .translog
   }
 
+  /// Writes `--plot`'s SVG; `false` (reported) when it cannot be written.
+  func writePlot(_ drawn: ProcessPlot, to path: FilePath) -> Bool {
+    guard let file = StandardStream.create(path) else {
+      diagnostics.report(
+        "\(path): cannot create the --plot file: \(StreamError.reason(SystemCalls.errorNumber))")
+      return false
+    }
+    let failure = file.writeReportingFailure(Array(drawn.svg.utf8))?.description ?? file.close()
+    if let failure { diagnostics.report("\(path): \(failure)") }
+    return failure == nil
+  }
+
+  /// The `--stats` report as `--stats-format` writes it.
+  func written(_ statistics: StatisticsReport) -> String {
+    switch statsFormat {
+    case .text: statistics.text
+    case .json: statistics.json
+    case .csv: statistics.csv
+    }
+  }
+
   /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
   /// composition data in the first 64 KiB of the first FILE, said on stderr.
   func guessedKeyboard() throws -> Keyboard {
@@ -244,7 +322,7 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    if stats { diagnostics.write(written(statistics)) }
     return tally.status(after: status, report: diagnostics.report)
   }
 
@@ -256,31 +334,45 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output.ofEvents, multitapTimeout
     )
     let counts = stats
+    let (pauseThreshold, keystrokesFormat, plots) = (pause, keystrokesFormat.format, plot != nil)
     switch format {
     case .idfx:
       return try replay(jobs: 1) { report, warn in
         IDFXLogFilter(
           keys: keys, keyboard: keyboard, options: options,
           maximumLineLength: maximumLineLength, startMode: startMode, output: output,
-          includesStatistics: counts, multitapTimeout: multitapTimeout, report: report, warn: warn)
+          includesStatistics: counts, multitapTimeout: multitapTimeout,
+          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
+          report: report, warn: warn)
       }
     case .translog:
       return try replay(jobs: 1) { report, warn in
         TranslogLogFilter(
           keys: keys, keyboard: keyboard, options: options,
           maximumLineLength: maximumLineLength, startMode: startMode, output: output,
-          includesStatistics: counts, multitapTimeout: multitapTimeout, report: report, warn: warn)
+          includesStatistics: counts, multitapTimeout: multitapTimeout,
+          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
+          report: report, warn: warn)
       }
     default:
-      // Keys are numbered in input order: one thread for --output keystrokes.
-      var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
+      let targets: TargetLines?
+      do {
+        targets = try target.map(TargetLines.init)
+      } catch {
+        diagnostics.report("--target \(error)")
+        throw ExitCode(66)
+      }
+      // Keys are numbered in input order, targets taken in document order: one thread.
+      let oneThread = output == .keystrokes || targets != nil
+      var runner = input.parallelRunner(files, jobs: oneThread ? 1 : jobs.jobs)
       runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
       return try replay(runner: runner) { report, warn in
         EventLogFilter(
           keys: keys, keyboard: keyboard, options: options,
           maximumLineLength: maximumLineLength, startMode: startMode,
           output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
-          report: report, warn: warn)
+          pauseThreshold: pauseThreshold, targets: targets.map { lines in { lines.next() } },
+          keystrokesFormat: keystrokesFormat, plots: plots, report: report, warn: warn)
       }
     }
   }
@@ -348,10 +440,23 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter.inner.inner, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(statsFormat == .json ? statistics.json : statistics.text) }
+    if stats { diagnostics.write(written(statistics)) }
+    if let plot, let drawn = statistics.plot, !writePlot(drawn, to: plot) { return 74 }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }
+}
+
+/// `--target`'s lines, one a document, read as they are needed.
+private final class TargetLines {
+  private var reader: TargetLineReader
+
+  init(_ path: FilePath) throws {
+    reader = try TargetLineReader(path: path)
+  }
+
+  /// The next line without its line break, or `nil` past the end.
+  func next() -> String? { reader.next() }
 }
 
 /// The warning messages already shown.

@@ -164,15 +164,18 @@ struct BrowserCommandTests {
     ])
     #expect(android.status == 0)
     #expect(
-      android.text.split(separator: "\n").first
-        == #"{"n":1,"t":240,"key":"ㄱ","commit":"","preedit":"ㄱ"}"#)
+      android.text.split(separator: "\n").first.map(String.init)
+        == #"{"n":1,"t":240,"key":"ㄱ","commit":"","preedit":"ㄱ""#
+        + #","role":"initial","syllable":1,"pause":false,"burst":1,"revision":false}"#)
     let windows = try compose.run([
       "--format", "events", "--output", "keystrokes",
       repositoryFile("samples/browser-issue28.jsonl").path,
     ])
     #expect(
       windows.text
-        == #"{"n":1,"t":1000,"key":"KeyR","commit":"","preedit":"ㄱ"}"# + "\n"
-        + #"{"n":2,"t":1200,"key":"KeyK","commit":"","preedit":"가"}"# + "\n")
+        == #"{"n":1,"t":1000,"key":"KeyR","commit":"","preedit":"ㄱ""#
+        + #","role":"initial","syllable":1,"pause":false,"burst":1,"revision":false}"# + "\n"
+        + #"{"n":2,"t":1200,"key":"KeyK","commit":"","preedit":"가","iki":200,"role":"vowel""#
+        + #","syllable":1,"pause":false,"burst":1,"revision":false}"# + "\n")
   }
 }

@@ -226,7 +226,7 @@ struct CompletionTests {
       typed: "hangul-compose --keyboard ti", line: #"hangul-compose --keyboard tiny\ keyboard.xml"#),
     Tab(typed: "hangul-compose --keyboard 3", listed: ["32", "39", "3f", "3s", "3y"]),
     // Options, values, subcommands, encodings, time zones, locales.
-    Tab(typed: "hangul-compose --key", listed: ["--keyboard", "--keys"]),
+    Tab(typed: "hangul-compose --key", listed: ["--keyboard", "--keys", "--keystrokes-format"]),
     Tab(typed: "hangul-compose --keys ", listed: ["jamo", "qwerty"]),
     Tab(typed: "hangul-normalize --form nfk", listed: ["nfkc", "nfkd"]),
     Tab(typed: "hangul-decompose --from-code utf-16", listed: ["utf-16", "utf-16be", "utf-16le"]),

@@ -30,8 +30,9 @@ struct EventCommandTests {
       "--format", "events", "--stats", repositoryFile("samples/events-two-docs.jsonl").path,
     ])
     #expect(result.status == 0)
-    let lines = result.stderr.split(separator: "\n")
-    #expect(lines.count == 5)
+    // The first table; the writing-process table follows (hangul-keylog(5), MEASURES).
+    let lines = result.stderr.split(separator: "\n").prefix(5)
+    #expect(result.stderr.split(separator: "\n").count == 10)
     #expect(lines.first?.hasPrefix("document") == true)
     #expect(lines.first?.contains("KSPC") == true)
     #expect(lines.first?.contains("CPM") == true)
@@ -49,7 +50,7 @@ struct EventCommandTests {
     #expect(result.text == "가\n")
     #expect(
       result.stderr
-        == #"{"documents":[],"total":{"keys":2,"backspaces":0,"backspacesWithoutEffect":0,"characters":1,"syllables":1,"kspc":2.000,"typingTimeMs":30000,"charactersPerMinute":2.0}}"#
+        == #"{"documents":[],"total":{"keys":2,"backspaces":0,"backspacesWithoutEffect":0,"characters":1,"syllables":1,"kspc":2.000,"typingTimeMs":30000,"charactersPerMinute":2.0,"process":{"pauseThresholdMs":2000,"charactersProduced":1,"charactersKept":1,"productProcessRatio":1.000,"ikiCount":1,"ikiMeanMs":30000.0,"ikiMedianMs":30000.0,"ikiWithinSyllableCount":1,"ikiWithinSyllableMeanMs":30000.0,"ikiWithinSyllableMedianMs":30000.0,"ikiBetweenSyllablesCount":0,"ikiBetweenSyllablesMeanMs":null,"ikiBetweenSyllablesMedianMs":null,"ikiBetweenWordsCount":0,"ikiBetweenWordsMeanMs":null,"ikiBetweenWordsMedianMs":null,"ikiAroundRevisionCount":0,"ikiAroundRevisionMeanMs":null,"ikiAroundRevisionMedianMs":null,"pauseCount":1,"pauseTotalMs":30000.0,"pauseShare":1.000,"pausesWithinSyllable":1,"pausesBetweenSyllables":0,"pausesBetweenWords":0,"pausesAroundRevision":0,"burstCount":2,"burstMeanCharacters":0.50,"backspacesInSyllable":0,"backspacesDeletingText":0,"charactersDeleted":0,"revisionEpisodes":0}}}"#
         + "\n")
     let text = try compose.run(["--stats", "--keys", "qwerty"], input: Data("dkssud\n".utf8))
     #expect(text.text == "안녕\n")

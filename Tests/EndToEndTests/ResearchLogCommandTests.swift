@@ -47,8 +47,9 @@ struct ResearchLogCommandTests {
     let lines = keys.text.split(separator: "\n")
     #expect(lines.count == 35)
     #expect(
-      lines.first
-        == #"{"n":1,"doc":"\#(path)","t":1000,"key":"VK_D","commit":"","preedit":"ㅇ"}"#)
+      lines.first.map(String.init)
+        == #"{"n":1,"doc":"\#(path)","t":1000,"key":"VK_D","commit":"","preedit":"ㅇ","#
+        + #""role":"initial","syllable":1,"pause":false,"burst":1,"revision":false}"#)
   }
 
   @Test("malformed XML: the error at its line and column, status 65, the text before it written")

@@ -116,12 +116,17 @@ package struct DocumentEditor: Sendable {
   /// the scalars it took back, then puts in what it committed.
   private mutating func applyContextOutput() {
     if context.deleteCount > 0 {
-      deleteBeforeCursor(backTo: max(0, cursorColumn - context.deleteCount))
+      let column = max(0, cursorColumn - context.deleteCount)
+      counts.charactersCommitted -= cursorColumn - column
+      deleteBeforeCursor(backTo: column)
     }
     guard !context.commitUTF8.isEmpty else { return }
     var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
-    while case .scalarValue(let scalar) = decoder.decode(&bytes) { append(scalar) }
+    while case .scalarValue(let scalar) = decoder.decode(&bytes) {
+      append(scalar)
+      counts.charactersCommitted += 1
+    }
   }
 
   /// Inserts a character that is not a key at the cursor: it ends the
@@ -131,6 +136,7 @@ package struct DocumentEditor: Sendable {
     goalColumn = nil
     commit()
     if scalar == "\n" {
+      counts.charactersCommitted += 1
       breakLine()
       return
     }
@@ -143,6 +149,7 @@ package struct DocumentEditor: Sendable {
       cursorColumn -= 1
       append(joinedScalar)
     } else {
+      counts.charactersCommitted += 1
       append(scalar)
     }
   }
@@ -177,6 +184,7 @@ package struct DocumentEditor: Sendable {
     goalColumn = nil
     counts.backspaces += 1
     if context.backspace() {
+      counts.backspacesInSyllable += 1
       applyContextOutput()
       return
     }
@@ -185,13 +193,16 @@ package struct DocumentEditor: Sendable {
     if cursorColumn > 0 {
       current.moveGap(to: cursorColumn)
       // One whole character: a syllable block of conjoining jamo goes whole.
+      let before = cursorColumn
       if !deleteSyllableBlockBeforeCursor() {
         current.popHead()
         cursorColumn -= 1
       }
+      counts.charactersDeleted += before - cursorColumn
     } else if let above = linesAbove.popLast() {
       cursorColumn = above.count
       current = GapLine.joined(above, current)
+      counts.charactersDeleted += 1
     } else {
       counts.backspacesWithoutEffect += 1
       if wasFlushed { counts.backspacesBlockedByFlush += 1 }
@@ -231,8 +242,10 @@ package struct DocumentEditor: Sendable {
     if cursorColumn < current.count {
       current.moveGap(to: cursorColumn)
       current.popTail()
+      counts.charactersDeleted += 1
     } else if let below = linesBelow.popLast() {
       current = GapLine.joined(current, below)
+      counts.charactersDeleted += 1
     } else {
       counts.backspacesWithoutEffect += 1
     }
@@ -245,6 +258,8 @@ package struct DocumentEditor: Sendable {
     goalColumn = nil
     commit()
     current.moveGap(to: cursorColumn)
+    let before = cursorColumn
+    defer { counts.charactersDeleted += before - cursorColumn }
     while let last = current.lastBeforeGap, last == " " || last == "\t" {
       current.popHead()
       cursorColumn -= 1

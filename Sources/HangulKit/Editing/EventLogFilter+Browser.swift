@@ -11,18 +11,10 @@ extension EventLogFilter {
       case .press(let action), .reconstructed(let action):
         recorder.current.keystrokes += 1
         if case .reconstructed = step { recorder.current.reconstructed += 1 }
-        if keystrokes != nil {
-          record(action, of: Self.recorded(action, of: event, rebuilt: step), at: time)
-        } else {
-          perform(action)
-        }
+        typeKey(action, of: Self.recorded(action, of: event, rebuilt: step), at: time)
       case .text(let phrase):
         recorder.current.insertedText += phrase.count
-        if keystrokes != nil {
-          record(.text(phrase), of: event, at: time)
-        } else {
-          perform(.text(phrase))
-        }
+        typeKey(.text(phrase), of: event, at: time)
       case .commit:
         keystrokes?.flush()
         editor.commitSyllable()

@@ -1,5 +1,24 @@
 /// How an event log's documents are named and where a parallel run may cut it.
 extension EventLogFilter {
+  /// Where the documents of the log stand.
+  struct DocumentProgress {
+    /// The `"doc"` of the current document.
+    var current: DocumentName?
+    /// The `"doc"` of the first event taken (`nil` when it had none).
+    var first: DocumentName?
+    var started = false
+    /// Whether the current document's JSON object was opened (its text streams).
+    var objectOpened = false
+    /// The last byte of the current document's text written so far.
+    var lastTextByte: UInt8?
+    /// Whether any line was taken as an event.
+    var acceptedAny = false
+    /// The text the document should have been (``setTarget(_:)``, `--target`),
+    /// and, while there is one, the document's text so far.
+    var target: String?
+    var text: [UInt8]?
+  }
+
   /// A `"doc"` value as the log spelled it.
   enum DocumentName: Equatable {
     case string(String)

@@ -5,7 +5,9 @@
 /// undo says how much of the document it deleted.
 extension EventLogFilter {
   /// Records the object of one event, then performs it on the editor.
-  mutating func record(_ action: Action, of event: JSONValue, at time: Double?) {
+  mutating func record(
+    _ action: Action, of event: JSONValue, at time: Double?, before: KeySnapshot? = nil
+  ) {
     guard var recorder = keystrokes else { return perform(action) }
     keystrokes = nil
     recorder.begin()
@@ -41,9 +43,10 @@ extension EventLogFilter {
     case .text(let phrase):
       recorder.insert(Array(phrase.utf8))
     }
-    let before = deletesBefore ? editor.cursorOffset : 0
+    let offset = deletesBefore ? editor.cursorOffset : 0
     perform(action)
-    if deletesBefore { recorder.deleted += max(0, before - editor.cursorOffset) }
+    if deletesBefore { recorder.deleted += max(0, offset - editor.cursorOffset) }
+    let columns = before.flatMap { measure(action, since: $0, at: time) }
     var name: [UInt8]?
     var text: [UInt8]?
     if case .text(let phrase) = action {
@@ -53,7 +56,7 @@ extension EventLogFilter {
     }
     recorder.write(
       key: name, text: text, document: documents.current?.json, time: event["t"]?.numberSpelling,
-      into: &ready)
+      measures: columns, into: &ready)
     keystrokes = recorder
   }
 

@@ -44,7 +44,7 @@ public struct EventLogFilter: ByteFilter {
   public private(set) var errorCount = 0
 
   /// What the filter was made with and does not change.
-  private let setup: Setup
+  let setup: Setup
   var mode: InputMode
   private var reader: EventLineReader
   /// Output ready to be written.
@@ -60,33 +60,23 @@ public struct EventLogFilter: ByteFilter {
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
   var recorder = StatisticsRecorder()
+  /// With `--stats` or ``Output/keystrokes``: the document's writing-process measures.
+  var meter: WritingProcessMeter?
+  /// With `--plot`: the documents' process graphs.
+  var plot: ProcessPlot?
   /// Where the documents stand.
   var documents = DocumentProgress()
   /// The browser events' state (lines with a `"type"`, SPEC 3.6).
   var browser = UIEventStream()
-
-  /// Where the documents of the log stand.
-  struct DocumentProgress {
-    /// The `"doc"` of the current document.
-    var current: DocumentName?
-    /// The `"doc"` of the first event taken (`nil` when it had none).
-    var first: DocumentName?
-    var started = false
-    /// Whether the current document's JSON object was opened (its text streams).
-    var objectOpened = false
-    /// The last byte of the current document's text written so far.
-    var lastTextByte: UInt8?
-    /// Whether any line was taken as an event.
-    var acceptedAny = false
-  }
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
-    multitapTimeout: Double? = nil,
-    report: @escaping (PositionedError) -> Void,
+    multitapTimeout: Double? = nil, pauseThreshold: Double = 2000,
+    targets: (() -> String?)? = nil, keystrokesFormat: KeystrokesFormat = .jsonl,
+    plots: Bool = false, report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.keys = keys
@@ -95,6 +85,10 @@ public struct EventLogFilter: ByteFilter {
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.output = output
     recorder.keepsDocuments = includesStatistics
+    if plots { plot = ProcessPlot() }
+    if includesStatistics || output == .keystrokes || plots {
+      meter = WritingProcessMeter(pauseThreshold: pauseThreshold)
+    }
     mode = startMode
     let freshEditor = DocumentEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
@@ -103,6 +97,7 @@ public struct EventLogFilter: ByteFilter {
       keystrokes = KeystrokeRecorder(
         context: HangulInputContext(
           keyboard: keyboard, options: options, multitapTimeout: multitapTimeout))
+      keystrokes?.writesCSV = keystrokesFormat == .csv
     }
     // Shift turns a jamo into the one its key types with Shift (ㄱ → ㄲ, ㅐ → ㅒ).
     var shifted = [Jamo?](repeating: nil, count: Jamo.count)
@@ -117,7 +112,7 @@ public struct EventLogFilter: ByteFilter {
     setup = Setup(
       freshEditor: freshEditor, startMode: startMode, report: report, warn: warn,
       shiftedJamo: shifted, keypadKeyNames: names, includesStatistics: includesStatistics,
-      multitapTimeout: multitapTimeout)
+      multitapTimeout: multitapTimeout, targets: targets)
   }
 
   /// Whether statistics are kept for `--stats`: each JSON document object
@@ -129,7 +124,7 @@ public struct EventLogFilter: ByteFilter {
   public var multitapTimeout: Double? { setup.multitapTimeout }
 
   /// What the filter is made with and never changes.
-  private struct Setup {
+  struct Setup {
     /// An editor with nothing typed, copied for each document (its tables
     /// are shared, not built again: that took 60 µs a document), and the
     /// mode each document starts in.
@@ -145,6 +140,8 @@ public struct EventLogFilter: ByteFilter {
     let keypadKeyNames: [String: UInt8]
     let includesStatistics: Bool
     let multitapTimeout: Double?
+    /// `--target`: the next document's target text, one a document in order.
+    let targets: (() -> String?)?
   }
 
   /// Statistics per document (for documents with a `"doc"`, with
@@ -152,9 +149,14 @@ public struct EventLogFilter: ByteFilter {
   package var statistics: StatisticsReport {
     var current = recorder
     if documents.started {
-      current.finishDocument(counts: editor.counts, named: documents.current != nil)
+      current.finishDocument(
+        counts: editor.counts, named: documents.current != nil,
+        process: meter?.measures(counts: editor.counts))
     }
-    return current.report
+    var report = current.report
+    report.plot = plot
+    if documents.started { report.plot?.finishDocument(named: documents.current?.text) }
+    return report
   }
 
   public mutating func beginInput(named name: String) {
@@ -261,6 +263,7 @@ public struct EventLogFilter: ByteFilter {
     guard !text.isEmpty else { return }
     editor.output.removeAll(keepingCapacity: true)
     recorder.count(output: text)
+    documents.text?.append(contentsOf: text)
     documents.lastTextByte = text.last
     switch output {
     case .text:
@@ -288,7 +291,9 @@ public struct EventLogFilter: ByteFilter {
     perform(browser.finish())
     editor.finish()
     collectText()
-    let finished = recorder.finishDocument(counts: editor.counts, named: documents.current != nil)
+    let finished = recorder.finishDocument(
+      counts: editor.counts, named: documents.current != nil, process: finishMeasures())
+    plot?.finishDocument(named: documents.current?.text)
     switch output {
     case .text:
       if documents.lastTextByte != 0x0A { ready.append(0x0A) }
@@ -296,7 +301,8 @@ public struct EventLogFilter: ByteFilter {
       openObject()
       ready.append(0x22)
       if includesStatistics {
-        ready.append(contentsOf: ",\"stats\":\(finished.json(includingDocument: false))".utf8)
+        let stats = finished.json(includingDocument: false, includingProcess: false)
+        ready.append(contentsOf: ",\"stats\":\(stats)".utf8)
       }
       ready.append(contentsOf: "}\n".utf8)
     case .keystrokes:
@@ -309,6 +315,8 @@ public struct EventLogFilter: ByteFilter {
     documents.started = false
     documents.objectOpened = false
     documents.lastTextByte = nil
+    documents.target = nil
+    documents.text = nil
   }
 
   /// Warns about the line at hand (it is taken, not rejected).
@@ -396,6 +404,9 @@ public struct EventLogFilter: ByteFilter {
       endDocument()
       documents.current = documentName
     }
+    if !documents.started, setup.targets != nil || documents.target != nil {
+      documents.text = []
+    }
     documents.started = true
     if let time {
       if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
@@ -413,11 +424,7 @@ public struct EventLogFilter: ByteFilter {
     }
     guard let action else { return }
     recorder.current.keystrokes += 1
-    if keystrokes != nil {
-      record(action, of: event, at: time)
-    } else {
-      perform(action)
-    }
+    typeKey(action, of: event, at: time)
   }
 
   /// A value as a message shows it: its first 40 characters.

@@ -42,10 +42,12 @@ public struct KeystrokeLogFilter: ByteFilter, StreamingFilter {
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
     options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = EditingDefaults.maximumLineLength
+    maximumLineLength: Int = EditingDefaults.maximumLineLength,
+    format: KeystrokesFormat = .jsonl
   ) {
     self.keys = keys
     recorder = KeystrokeRecorder(context: HangulInputContext(keyboard: keyboard, options: options))
+    recorder.writesCSV = format == .csv
     self.maximumLineLength = max(maximumLineLength, 4)
   }
 

@@ -1,3 +1,10 @@
+/// How `--output keystrokes` writes (`--keystrokes-format`): one JSON object
+/// a key, or a CSV table with a header row.
+public enum KeystrokesFormat: String, Sendable, Hashable, CaseIterable {
+  case jsonl
+  case csv
+}
+
 /// The objects of `hangul-compose --output keystrokes`, one a key, from a
 /// ``HangulInputContext``: what each key committed (after what it deleted)
 /// and the preedit after it. ``KeystrokeLogFilter`` (text logs) and
@@ -21,6 +28,8 @@ struct KeystrokeRecorder: Sendable {
   var deleted = 0
   /// The part of ``deleted`` that the context took back (not the caller).
   private(set) var deletedByContext = 0
+  /// `--keystrokes-format csv`: a table with a header instead of JSON Lines.
+  var writesCSV = false
 
   init(context: HangulInputContext) {
     self.context = context
@@ -87,12 +96,24 @@ struct KeystrokeRecorder: Sendable {
 
   /// Writes the object of the key at hand: `key` (or, for inserted text, a
   /// `"text"` member instead), the document and time as the log spelled
-  /// them, commit, preedit, and `"delete"` and `"byte"` when they apply.
+  /// them, commit, preedit, `"delete"` and `"byte"` when they apply, and the
+  /// writing-process columns when measured (or, with ``writesCSV``, the
+  /// row; the header before the first).
   mutating func write(
     key: [UInt8]?, text: [UInt8]? = nil, document: String? = nil, time: String? = nil,
-    byte: UInt8? = nil, into output: inout [UInt8]
+    byte: UInt8? = nil, measures: KeyMeasures? = nil, into output: inout [UInt8]
   ) {
     keyCount += 1
+    var preedit: [UInt8] = []
+    context.writePreedit(into: &preedit)
+    if writesCSV {
+      return writeRow(
+        [
+          "\(keyCount)", document.map(Self.unquoted), time, key.map(Self.string),
+          text.map { Self.string(Self.wellFormed($0)) }, Self.string(Self.wellFormed(commit)),
+          Self.string(preedit), deleted > 0 ? "\(deleted)" : nil, byte.map { "\($0)" },
+        ] + Self.columns(measures), into: &output)
+    }
     output.append(contentsOf: Array("{\"n\":\(keyCount)".utf8))
     if let document { output.append(contentsOf: Array(",\"doc\":\(document)".utf8)) }
     if let time { output.append(contentsOf: Array(",\"t\":\(time)".utf8)) }
@@ -109,13 +130,61 @@ struct KeystrokeRecorder: Sendable {
     output.append(contentsOf: Array(",\"commit\":\"".utf8))
     JSONWriter.appendEscaped(utf8: Self.wellFormed(commit), to: &output)
     output.append(contentsOf: Array("\",\"preedit\":\"".utf8))
-    var preedit: [UInt8] = []
-    context.writePreedit(into: &preedit)
     JSONWriter.appendEscaped(utf8: preedit, to: &output)
     output.append(0x22)
     if deleted > 0 { output.append(contentsOf: Array(",\"delete\":\(deleted)".utf8)) }
     if let byte { output.append(contentsOf: Array(",\"byte\":\(byte)".utf8)) }
+    if let measures {
+      var members = ""
+      if let interval = measures.interval { members += ",\"iki\":\(Self.number(interval))" }
+      if let role = measures.role { members += ",\"role\":\"\(role.rawValue)\"" }
+      if let syllable = measures.syllable { members += ",\"syllable\":\(syllable)" }
+      members +=
+        ",\"pause\":\(measures.pause),\"burst\":\(measures.burst),\"revision\":\(measures.revision)"
+      output.append(contentsOf: Array(members.utf8))
+    }
     output.append(contentsOf: [0x7D, 0x0A])
+  }
+
+  /// The CSV header of ``writesCSV``.
+  static let csvHeader =
+    "n,doc,t,key,text,commit,preedit,delete,byte,iki,role,syllable,pause,burst,revision\r\n"
+
+  /// The writing-process cells of a row (empty without measures).
+  private static func columns(_ measures: KeyMeasures?) -> [String?] {
+    guard let measures else { return [nil, nil, nil, nil, nil, nil] }
+    return [
+      measures.interval.map(number), measures.role?.rawValue, measures.syllable.map { "\($0)" },
+      "\(measures.pause)", "\(measures.burst)", "\(measures.revision)",
+    ]
+  }
+
+  /// One CSV row (RFC 4180: CRLF, a field quoted when it holds a quote,
+  /// comma, CR or LF); an absent value is an empty field.
+  private func writeRow(_ cells: [String?], into output: inout [UInt8]) {
+    if keyCount == 1 { output.append(contentsOf: Array(Self.csvHeader.utf8)) }
+    for (index, cell) in cells.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      guard let cell else { continue }
+      let bytes = Array(cell.utf8)
+      bytes.withUnsafeBufferPointer { ReviewTableWriter.appendCSVField($0, to: &output) }
+    }
+    output.append(contentsOf: [0x0D, 0x0A])
+  }
+
+  /// A number of milliseconds: an integer without a point, else as Swift spells it.
+  static func number(_ value: Double) -> String {
+    if let integer = Int(exactly: value), abs(integer) < 1 << 53 { return String(integer) }
+    return String(value)
+  }
+
+  private static func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  /// A `"doc"` as the JSON spelled it, without the quotes and escapes of a string.
+  private static func unquoted(_ json: String) -> String {
+    guard json.hasPrefix("\""), case .string(let text)? = try? JSONParser.parse(Array(json.utf8))
+    else { return json }
+    return text
   }
 
   /// The bytes with each byte that is not UTF-8 as U+FFFD (JSON holds text only).

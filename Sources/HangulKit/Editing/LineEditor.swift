@@ -335,6 +335,15 @@ package struct EditCounts: Sendable, Hashable {
   package var backspacesBlockedByFlush = 0
   /// Times an over-long line was flushed in pieces.
   package var linesFlushed = 0
+  /// (``DocumentEditor``) Backspaces that undid a step of the syllable being composed.
+  package var backspacesInSyllable = 0
+  /// (``DocumentEditor``) Scalars of committed text that Backspace, Delete
+  /// and Ctrl-W deleted.
+  package var charactersDeleted = 0
+  /// (``DocumentEditor``) Scalars committed to the document, less those the
+  /// input context took back (a keypad retyping its run): with
+  /// ``charactersDeleted`` subtracted, the scalars the document holds.
+  package var charactersCommitted = 0
 
   package init() {}
 }

@@ -43,13 +43,15 @@ public struct TranslogLogFilter: ByteFilter {
     maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: EventLogFilter.Output = .text,
     includesStatistics: Bool = false, multitapTimeout: Double? = nil,
-    report: @escaping (PositionedError) -> Void,
+    pauseThreshold: Double = 2000, keystrokesFormat: KeystrokesFormat = .jsonl,
+    plots: Bool = false, report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     events = EventLogFilter(
       keys: keys, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
       startMode: startMode, output: output, includesStatistics: includesStatistics,
-      multitapTimeout: multitapTimeout, report: report, warn: warn)
+      multitapTimeout: multitapTimeout, pauseThreshold: pauseThreshold,
+      keystrokesFormat: keystrokesFormat, plots: plots, report: report, warn: warn)
     self.report = report
     self.warn = warn
   }

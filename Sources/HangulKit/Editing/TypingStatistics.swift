@@ -30,6 +30,8 @@ package struct TypingStatistics: Sendable, Equatable {
   package var lastTime: Double?
   /// The summed typing time of the documents (the total only).
   private var summedTime: Double?
+  /// The writing-process measures (event logs with `--stats`).
+  package var process: WritingMeasures?
 
   package init(document: String? = nil) {
     self.document = document
@@ -82,6 +84,11 @@ package struct TypingStatistics: Sendable, Equatable {
     syllables += other.syllables
     reconstructed += other.reconstructed
     insertedText += other.insertedText
+    if let theirs = other.process {
+      if process == nil { process = WritingMeasures() }
+      process?.pauseThreshold = theirs.pauseThreshold
+      process?.add(theirs)
+    }
   }
 
   /// Adds a document's typing time to this total.
@@ -98,6 +105,8 @@ package struct StatisticsReport: Sendable, Equatable {
   /// The typing time of each document that had one, in order (so that a
   /// sum over pieces adds them as one run does, in the same order).
   var documentTimes: [Double] = []
+  /// `--plot`: the documents' process graphs.
+  package var plot: ProcessPlot?
 
   package init(documents: [TypingStatistics], total: TypingStatistics) {
     self.documents = documents
@@ -122,6 +131,10 @@ package struct StatisticsReport: Sendable, Equatable {
     total.addCounts(of: later.total)
     for time in later.documentTimes { total.addTime(time) }
     documentTimes += later.documentTimes
+    if let theirs = later.plot {
+      if plot == nil { plot = ProcessPlot() }
+      plot?.append(theirs)
+    }
   }
 
   /// An aligned table, one row per document and a total row.
@@ -161,10 +174,10 @@ package struct StatisticsReport: Sendable, Equatable {
       notes +=
         "\(total.insertedText) characters were inserted as text without keys (not counted as keys)\n"
     }
-    guard total.backspacesBlockedByFlush > 0 else { return table + notes }
+    guard total.backspacesBlockedByFlush > 0 else { return table + notes + processTable }
     return table
       + "\(total.backspacesBlockedByFlush) of the Backspaces with no effect could not reach text already flushed (--max-line)\n"
-      + notes
+      + notes + processTable
   }
 
   /// One JSON object: `{"documents":[…],"total":{…}}`.
@@ -199,7 +212,7 @@ package struct StatisticsReport: Sendable, Equatable {
 extension TypingStatistics {
   /// The figures as one JSON object, `{"keys":…,"backspaces":…,…}`, with
   /// `"doc"` first when asked for and known.
-  package func json(includingDocument: Bool) -> String {
+  package func json(includingDocument: Bool, includingProcess: Bool = true) -> String {
     let entry = self
     var members: [String] = []
     if includingDocument, let document {
@@ -223,6 +236,10 @@ extension TypingStatistics {
     }
     if let cpm = entry.charactersPerMinute {
       members.append("\"charactersPerMinute\":\(StatisticsReport.format(cpm, digits: 1))")
+    }
+    if includingProcess, let columns = processColumns(target: process?.errors != nil) {
+      let process = columns.map { name, value in "\"\(name)\":\(value ?? "null")" }
+      members.append("\"process\":{" + process.joined(separator: ",") + "}")
     }
     return "{" + members.joined(separator: ",") + "}"
   }
@@ -269,7 +286,10 @@ struct StatisticsRecorder: Sendable {
 
   /// Ends a document with its editor's counts; returns its statistics.
   @discardableResult
-  mutating func finishDocument(counts: EditCounts, named: Bool = false) -> TypingStatistics {
+  mutating func finishDocument(
+    counts: EditCounts, named: Bool = false, process: WritingMeasures? = nil
+  ) -> TypingStatistics {
+    current.process = process
     current.backspaces = counts.backspaces
     current.backspacesWithoutEffect = counts.backspacesWithoutEffect
     current.backspacesBlockedByFlush = counts.backspacesBlockedByFlush
@@ -277,7 +297,11 @@ struct StatisticsRecorder: Sendable {
     total.add(current)
     if keepsDocuments {
       if let time = current.typingTime { documentTimes.append(time) }
-      if named { documents.append(current) }
+      if named {
+        var kept = current
+        kept.process?.compact()
+        documents.append(kept)
+      }
     }
     current = TypingStatistics()
     return finished
