@@ -36,6 +36,12 @@ struct HangulCompose: ParsableCommand {
   enum Format: String, NamedOptionValue {
     case text
     case events
+    case snapshots
+    case aalto
+    case lwp
+
+    /// The research logger's delimited format, for those formats.
+    var delimited: DelimitedLogFormat? { DelimitedLogFormat(rawValue: rawValue) }
   }
 
   /// What `--output` writes.
@@ -59,8 +65,14 @@ struct HangulCompose: ParsableCommand {
     case json
   }
 
-  @Option(help: "How the log is written: text (every character a key) or events (JSON Lines).")
-  var format: Format = .text
+  @Option(
+    help: """
+      How the log is written: text (every character a key), events (JSON Lines), \
+      snapshots (the field's text after each event, TSV/CSV), aalto (the Aalto 136M \
+      keystrokes TSV) or lwp (the Linking Writing Processes CSV). Default: a FILE whose \
+      first line is the header of snapshots, aalto or lwp is read as that, else text.
+      """)
+  var format: Format?
 
   @OptionGroup var compose: ComposeOptions
 
@@ -112,11 +124,7 @@ struct HangulCompose: ParsableCommand {
   var diagnostics: Diagnostics { Diagnostics(program: "hangul-compose") }
 
   func validate() throws {
-    if format == .text, startMode != .korean || output == .jsonl {
-      throw ValidationError(
-        "--start-mode and --output jsonl apply to --format events only (a text log has no 한/영 key)"
-      )
-    }
+    if format == .text { try check(.text) }
     if output == .keystrokes {
       if nfc || verify || stats {
         throw ValidationError(
@@ -126,12 +134,36 @@ struct HangulCompose: ParsableCommand {
     if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
   }
 
+  /// The options that apply to `format` only.
+  func check(_ format: Format) throws {
+    if format == .text, startMode != .korean || output == .jsonl {
+      throw ValidationError(
+        "--start-mode and --output jsonl apply to --format events only (a text log has no 한/영 key)"
+      )
+    }
+  }
+
+  /// `--format`, or the format the first FILE's header line names (said on
+  /// standard error), or text.
+  func chosenFormat() throws -> Format {
+    if let format { return format }
+    guard let first = files.first, !first.isStandardInput,
+      let detected = DelimitedLogFormat.detect(file: first)
+    else {
+      try check(.text)
+      return .text
+    }
+    diagnostics.report("\(first): read as --format \(detected.rawValue) (its header line)")
+    return Format(rawValue: detected.rawValue) ?? .text
+  }
+
   func run() throws {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let options = compose.composerOptions
+    let format = try chosenFormat()
     var keyboard = try compose.loadKeyboard()
-    if compose.guessesKeyboard { keyboard = try guessedKeyboard() }
+    if compose.guessesKeyboard { keyboard = try guessedKeyboard(format) }
     let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
       guard format == .events, automaton.hasMultitapCycles else {
@@ -167,15 +199,15 @@ struct HangulCompose: ParsableCommand {
             maximumLineLength: maximumLineLength, countsOutput: counts)
         }
       }
-    case .events:
-      status = try runEvents(keyboard: keyboard, options: options)
+    case .events, .snapshots, .aalto, .lwp:
+      status = try runEvents(keyboard: keyboard, options: options, delimited: format.delimited)
     }
     if status != 0 { throw ExitCode(status) }
   }
 
   /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
   /// composition data in the first 64 KiB of the first FILE, said on stderr.
-  func guessedKeyboard() throws -> Keyboard {
+  func guessedKeyboard(_ format: Format) throws -> Keyboard {
     guard format == .events, let first = files.first, !first.isStandardInput else {
       throw ValidationError(
         "--keyboard auto needs --format events and a FILE (it reads the start of the first one)")
@@ -220,7 +252,9 @@ struct HangulCompose: ParsableCommand {
   /// Replays an event log, on `--jobs` threads for regular files (pieces
   /// begin with a document where they can), with the output checks and
   /// statistics asked for; returns the exit status.
-  func runEvents(keyboard: Keyboard, options: ComposerOptions) throws -> Int32 {
+  func runEvents(keyboard: Keyboard, options: ComposerOptions, delimited: DelimitedLogFormat?)
+    throws -> Int32
+  {
     if nfc { _ = try ICUNormalizer(.nfc) }
     if verify { _ = try OutputVerifier(expecting: .composed) }
     let errors = ErrorReport(diagnostics)
@@ -228,8 +262,10 @@ struct HangulCompose: ParsableCommand {
       maxLine.value, compose.keys, startMode, output, multitapTimeout
     )
     let (normalizesAll, verifies, counts) = (nfc, verify, stats)
-    // Keys are numbered in input order: one thread for --output keystrokes.
-    var runner = input.parallelRunner(files, jobs: output == .keystrokes ? 1 : jobs.jobs)
+    // Keys are numbered in input order: one thread for --output keystrokes;
+    // a delimited log's records need its header line: one thread.
+    let oneThread = output == .keystrokes || delimited != nil
+    var runner = input.parallelRunner(files, jobs: oneThread ? 1 : jobs.jobs)
     runner.countsOutputLines = verify
     runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
     var statistics = StatisticsReport()
@@ -259,7 +295,7 @@ struct HangulCompose: ParsableCommand {
                   maximumLineLength: maximumLineLength, startMode: startMode,
                   output: output.ofEvents,
                   includesStatistics: counts, multitapTimeout: multitapTimeout,
-                  report: { log.add($0) }, warn: { warnings.add($0) }),
+                  delimitedFormat: delimited, report: { log.add($0) }, warn: { warnings.add($0) }),
                 normalizer: normalizesAll ? try ICUNormalizer(.nfc) : nil),
               verifier: verifies ? try OutputVerifier(expecting: .composed) : nil)))
       },

@@ -1,5 +1,27 @@
 /// How an event log's documents are named and where a parallel run may cut it.
 extension EventLogFilter {
+  /// Takes an event of document `name` (the current one when `nil`) at
+  /// `time`: a new name ends the document before it.
+  mutating func enter(_ name: DocumentName?, at time: Double?) {
+    if !documents.acceptedAny {
+      documents.acceptedAny = true
+      documents.first = name
+    }
+    if let name, name != documents.current {
+      endDocument()
+      documents.current = name
+    }
+    documents.started = true
+    if let time {
+      if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
+        editor.endCycle()
+      }
+      clock.lastTime = time
+      recorder.current.noteTime(time)
+    }
+    recorder.current.document = documents.current?.text
+  }
+
   /// A `"doc"` value as the log spelled it.
   enum DocumentName: Equatable {
     case string(String)

@@ -44,18 +44,18 @@ public struct EventLogFilter: ByteFilter {
   public private(set) var errorCount = 0
 
   /// What the filter was made with and does not change.
-  private let setup: Setup
+  let setup: Setup
   var mode: InputMode
   private var reader: EventLineReader
   /// Output ready to be written.
   var ready: [UInt8] = []
   /// The input being read: its name, and the lines read to their end.
-  private var place = (fileName: "(standard input)", lineNumber: 0)
+  var place = (fileName: "(standard input)", lineNumber: 0)
   /// A Shift or a literal prefix waiting for the key it applies to.
   var pending = (shift: false, literal: false)
   /// The last `"t"` taken, and the smallest one checked while no earlier
   /// time was known.
-  private var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
+  var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
@@ -64,6 +64,8 @@ public struct EventLogFilter: ByteFilter {
   var documents = DocumentProgress()
   /// The browser events' state (lines with a `"type"`, SPEC 3.6).
   var browser = UIEventStream()
+  /// A research logger's delimited file instead of JSON Lines (``DelimitedLogFormat``).
+  var delimited: DelimitedLog?
 
   /// Where the documents of the log stand.
   struct DocumentProgress {
@@ -85,7 +87,7 @@ public struct EventLogFilter: ByteFilter {
     options: ComposerOptions = ComposerOptions(),
     maximumLineLength: Int = EditingDefaults.maximumLineLength,
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
-    multitapTimeout: Double? = nil,
+    multitapTimeout: Double? = nil, delimitedFormat: DelimitedLogFormat? = nil,
     report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
@@ -94,6 +96,7 @@ public struct EventLogFilter: ByteFilter {
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.output = output
+    delimited = delimitedFormat.map { DelimitedLog(format: $0) }
     recorder.keepsDocuments = includesStatistics
     mode = startMode
     let freshEditor = DocumentEditor(
@@ -129,7 +132,7 @@ public struct EventLogFilter: ByteFilter {
   public var multitapTimeout: Double? { setup.multitapTimeout }
 
   /// What the filter is made with and never changes.
-  private struct Setup {
+  struct Setup {
     /// An editor with nothing typed, copied for each document (its tables
     /// are shared, not built again: that took 60 µs a document), and the
     /// mode each document starts in.
@@ -159,6 +162,7 @@ public struct EventLogFilter: ByteFilter {
 
   public mutating func beginInput(named name: String) {
     place.fileName = name
+    if delimited != nil { beginDelimitedInput() }
     place.lineNumber = 0
     reader.byteOrderMarkAllowed = true
   }
@@ -196,6 +200,10 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    if delimited != nil {
+      readDelimited(chunk)
+      return drain(into: &output)
+    }
     var start = 0
     while start < chunk.count {
       let (next, lineEnded) = reader.read(chunk, from: start)
@@ -207,7 +215,9 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    if reader.isInLine {
+    if delimited != nil {
+      finishDelimitedRecord()
+    } else if reader.isInLine {
       reader.endLine()
       reportRejection()
       endLine()
@@ -229,7 +239,7 @@ public struct EventLogFilter: ByteFilter {
     place.lineNumber += 1
   }
 
-  private mutating func drain(into output: inout [UInt8]) {
+  mutating func drain(into output: inout [UInt8]) {
     collectText()
     output.append(contentsOf: ready)
     ready.removeAll(keepingCapacity: true)
@@ -263,7 +273,7 @@ public struct EventLogFilter: ByteFilter {
     }
   }
 
-  private mutating func endDocument() {
+  mutating func endDocument() {
     guard documents.started else { return }
     perform(browser.finish())
     editor.finish()
@@ -360,23 +370,7 @@ public struct EventLogFilter: ByteFilter {
         return
       }
     }
-    if !documents.acceptedAny {
-      documents.acceptedAny = true
-      documents.first = documentName
-    }
-    if let documentName, documentName != documents.current {
-      endDocument()
-      documents.current = documentName
-    }
-    documents.started = true
-    if let time {
-      if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
-        editor.endCycle()
-      }
-      clock.lastTime = time
-      recorder.current.noteTime(time)
-    }
-    recorder.current.document = documents.current?.text
+    enter(documentName, at: time)
     if let typeName = type?.stringValue {
       let (steps, warning) = browser.take(event, type: typeName)
       if let warning { warn(warning) }
