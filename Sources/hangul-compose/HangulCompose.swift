@@ -21,7 +21,10 @@ struct HangulCompose: ParsableCommand {
       are typed with --keys qwerty. \
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
-      with a cursor.
+      with a cursor. --format snapshots, aalto and lwp read researchers' delimited \
+      files (the field's text after each event; the Aalto 136M keystrokes TSV; the \
+      Linking Writing Processes CSV), a document per section; without --format a \
+      FILE whose first line is one of their header lines is read as that format.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
@@ -30,6 +33,7 @@ struct HangulCompose: ParsableCommand {
         hangul-compose samples/phone-review.keys
         hangul-compose --format events --stats samples/events-review.jsonl
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
+        hangul-compose --format snapshots --stats samples/snapshots-phone.tsv
       """,
     version: versionLine("hangul-compose"))
 

@@ -9,7 +9,8 @@ struct DelimitedLogCommandTests {
   let compose = Executable("hangul-compose")
 
   static let samples = [
-    ("snapshots", "snapshots-phone.tsv")
+    ("snapshots", "snapshots-phone.tsv"), ("aalto", "aalto-keystrokes.tsv"),
+    ("lwp", "lwp-essay.csv"),
   ]
 
   @Test(
