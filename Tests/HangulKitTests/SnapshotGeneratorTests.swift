@@ -65,12 +65,14 @@ struct SnapshotGeneratorTests {
       let tail = String(String.UnicodeScalarView(typed[kept...]))
       texts += Self.texts(
         typing: BrowserStreamGenerator.presses(of: tail, slips: &none), after: prefix)
-      // Tap into the middle, type a jamo there, delete it.
+      // Tap into the middle, type a jamo there, delete the character before it, then type
+      // at the end again.
       let shown = Array((texts.last ?? "").unicodeScalars)
       let middle = Int.random(in: 0...shown.count, using: &random)
       let before = String(String.UnicodeScalarView(shown[..<middle]))
       let after = String(String.UnicodeScalarView(shown[middle...]))
-      texts += [before + "ㅋ" + after, before + after]
+      let shorter = String(String.UnicodeScalarView(shown[..<max(0, middle - 1)]))
+      texts += [before + "ㅋ" + after, shorter + "ㅋ" + after, shorter + "ㅋ" + after + "."]
       sections.append(("\(index)", texts))
       expected += (texts.last ?? "") + "\n"
     }
