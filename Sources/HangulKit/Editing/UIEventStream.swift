@@ -369,8 +369,13 @@ struct UIEventStream {
   /// A text as the keys that type it: each syllable and jamo as its key
   /// jamo (닭 → ㄷㅏㄹㄱ), everything else as itself.
   static func keys(of text: String) -> [Unicode.Scalar] {
+    keys(ofScalars: text.unicodeScalars)
+  }
+
+  /// ``keys(of:)`` of a text's scalars.
+  static func keys(ofScalars text: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
     var keys: [Unicode.Scalar] = []
-    for scalar in text.unicodeScalars {
+    for scalar in text {
       let jamo = Decomposer.keys(of: scalar)
       if jamo.isEmpty { keys.append(scalar) } else { keys += jamo.map(\.scalar) }
     }
