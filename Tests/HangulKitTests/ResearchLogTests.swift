@@ -128,6 +128,18 @@ struct ResearchLogTests {
     #expect(result.errors.isEmpty)
   }
 
+  @Test("a selection deleted by Backspace is one key and its text; a cut is no key")
+  func lwpSelection() {
+    let log = Self.lwp([
+      ("Paste", "Control", "가나다", 3), ("Remove/Cut", "Backspace", "가나", 0),
+      ("Remove/Cut", "Control", "다", 0),
+    ])
+    let result = SnapshotLogTests.run(log, format: .lwp)
+    #expect(result.output == "\n")
+    #expect(result.statistics.total.keystrokes == 1)
+    #expect(result.statistics.total.insertedText == 3)
+  }
+
   @Test("an unknown LWP activity and a bad position are errors at their columns")
   func lwpErrors() {
     let log = Self.lwp([("Typing", "q", "ㄱ", 1), ("Input", "q", "ㄴ", -1), ("Input", "q", "ㄷ", 1)])

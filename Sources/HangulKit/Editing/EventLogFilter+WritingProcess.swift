@@ -4,7 +4,8 @@
 ///   keyboard; a space, a line break, any other character is typed as
 ///   itself); of more characters, text;
 /// - `Remove/Cut` by Backspace or Delete of one character is that key;
-///   any other removal deletes `text_change` at `cursor_position`;
+///   any other removal deletes `text_change` at `cursor_position` (by
+///   Backspace or Delete over a selection it counts as one key);
 /// - `Paste` inserts, `Replace` (`old => new`) replaces, and
 ///   `Move From [a, b] To [c, d]` moves, at the positions the record gives,
 ///   as text, not keys;
@@ -44,6 +45,8 @@ extension EventLogFilter {
       if length == 1, key == "Backspace" || key == "Delete" {
         perform([.press(.named(key == "Delete" ? .delete : .backspace))], of: event, at: time)
       } else {
+        // A selection deleted by Backspace or Delete is one key; a cut is a shortcut's doing.
+        if key == "Backspace" || key == "Delete" { recorder.current.keystrokes += 1 }
         placeCursor(at: position)
         for _ in 0..<length { editor.deleteForward() }
       }
