@@ -2,9 +2,9 @@
 """Benchmarks the hangul tools side by side with their peers.
 
 Usage: bench/run.py [--corpus FILE] [--copies N] [--runs N] [--sizes 1M,100M,1G]
-                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode|browser|xml-logs]
+                    [--only compose|decompose|normalize|peers|check|export-csv|jobs|recipes|wrongmode|browser|xml-logs|delimited]
                     [--only-reviews] [--jobs-size 1G] [--wrongmode-size 100M] [--browser-size 100M]
-                    [--xml-log-size 100M]
+                    [--xml-log-size 100M] [--delimited-size 100M]
 
 Builds our release binaries and the C peers in bench/peers (libhangul's
 hangul_ic_process loop, ICU's unorm2_normalize, a plain table-mapping loop),
@@ -33,6 +33,9 @@ Windows: keydown, composition, beforeinput, input and keyup events, about 6 a ke
 alone): MB/s, peak memory and --jobs 2 against --jobs 1 (no peer replays such streams); then an Inputlog
 IDFX and a Translog-II log of --xml-log-size each (the same keys as the browser row, one document a file;
 --only xml-logs runs these rows alone): MB/s on one core and peak memory, which must stay within 16 MiB.
+Then the researchers' delimited files of --delimited-size each (--format snapshots, aalto, lwp, the same
+sentences typed; --only delimited runs these rows alone): MB/s and peak memory, outputs checked against the typed
+text (one thread: their records need the header line).
 A peer that is not installed is skipped with a note.
 """
 import argparse
@@ -108,10 +111,11 @@ def main():
     parser.add_argument("--big-record", type=int, default=50)
     parser.add_argument("--only-reviews", action="store_true", help="run only the review import")
     parser.add_argument("--only", choices=["compose", "decompose", "normalize", "peers", "check", "export-csv", "jobs", "recipes", "wrongmode",
-                                             "browser", "xml-logs"],
+                                             "browser", "xml-logs", "delimited"],
                         help="run only this part")
     parser.add_argument("--browser-size", default="100M", help="input size of the browser event stream row")
     parser.add_argument("--xml-log-size", default="100M", help="input size of the IDFX and Translog-II rows")
+    parser.add_argument("--delimited-size", default="100M", help="input size of each delimited log row")
     parser.add_argument("--jobs-size", default="1G", help="input size of the --jobs section")
     parser.add_argument("--wrongmode-size", default="100M", help="input size of the hangul-wrongmode rows")
     options = parser.parse_args()
@@ -160,6 +164,11 @@ def main():
             inputs["qwerty"] = f"{work}/qwerty.keys"
             sh(f"python3 {ROOT}/bench/keys.py qwerty < {inputs['text']} > {inputs['qwerty']}")
             xml_logs_section(options, work, ours, inputs)
+            return
+        if options.only == "delimited":
+            inputs["qwerty"] = f"{work}/qwerty.keys"
+            sh(f"python3 {ROOT}/bench/keys.py qwerty < {inputs['text']} > {inputs['qwerty']}")
+            delimited_section(options, work, ours, inputs)
             return
         for kind in ("qwerty", "jamo"):
             inputs[kind] = f"{work}/{kind}.keys"
@@ -259,6 +268,7 @@ def main():
         browser_section(options, work, ours, inputs)
 
         xml_logs_section(options, work, ours, inputs)
+        delimited_section(options, work, ours, inputs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -623,6 +633,95 @@ def xml_logs_section(options, work, ours, inputs):
         same = files_equal(f"{work}/{format}.out", f"{work}/typed.out")
         print(f"{format + ' → text':28} {megabytes:8.1f} {megabytes / statistics.median(times):8.1f} "
               f"{peak:9.1f} {count:11,}{'' if peak <= 16 else '  OVER 16 MiB'}{'' if same else '  OUTPUTS DIFFER'}")
+def delimited_logs(recorded):
+    """The sentences of `hangul-compose --output keystrokes` (one a line of keys) as the three delimited
+    formats: a list of (snapshots TSV rows, aalto TSV rows, lwp CSV rows, the text the sentence shows at its
+    end), one a sentence."""
+    from keys import QWERTY
+    jamo_of = {letter: jamo for jamo, letter in QWERTY.items()}
+    sentences, rows = [], ([], [], [])
+    section, shown, committed, time_ms = 1, "", "", 1_500_000_000_000
+    for line in recorded.splitlines():
+        keystroke = json.loads(line)
+        key = keystroke["key"]
+        if key == "Enter":
+            if shown:
+                sentences.append(rows + (shown,))
+                section += 1
+            rows, shown, committed = ([], [], []), "", ""
+            continue
+        time_ms += 150
+        committed += keystroke["commit"]
+        shown = committed + keystroke["preedit"]
+        rows[0].append(f"{section}\t{time_ms}\t{time_ms}\tUnidentified\t{shown}")
+        code = ord(key.upper()) if key.isascii() and key.isalpha() else 32 if key == " " else 0
+        rows[1].append(f"1\t{section}\tsentence {section}\t\t{time_ms}\t{time_ms}\t{time_ms + 80}\t{key}\t{code}")
+        change = jamo_of.get(key, jamo_of.get(key.lower(), key))
+        change = '","' if change == "," else '""""' if change == '"' else change
+        rows[2].append(f"{section},{time_ms},{time_ms},{time_ms + 80},80,Input,q,q,{change},{len(shown)},0")
+    return sentences
+
+
+def delimited_section(options, work, ours, inputs):
+    """The researchers' delimited files of --delimited-size, the same sentences (the corpus's lines, up to 120
+    keys each) in each format: MB/s (median of --runs) and peak memory; the output checked against the text
+    typed."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    target = size(options.delimited_size)
+    with open(inputs["qwerty"], "rb") as f:
+        keys = f.read(2_000_000)
+    keys = b"".join(line[:120].rstrip(b"\n").replace(b"\t", b" ") + b"\n"
+                    for line in keys.splitlines(keepends=True)[:-1])
+    recorded = subprocess.run([ours("hangul-compose"), "--keys", "qwerty", "--output", "keystrokes"], input=keys,
+                              check=True, capture_output=True).stdout.decode("utf-8")
+    sentences = delimited_logs(recorded)
+    headers = {
+        "snapshots": "TEST_SECTION_ID\tLOG_DATA_ID\tTIMESTAMP\tKEY\tINPUT",
+        "aalto": "PARTICIPANT_ID\tTEST_SECTION_ID\tSENTENCE\tUSER_INPUT\tKEYSTROKE_ID\tPRESS_TIME\tRELEASE_TIME"
+                 "\tLETTER\tKEYCODE",
+        "lwp": "id,event_id,down_time,up_time,action_time,activity,down_event,up_event,text_change,cursor_position,"
+               "word_count",
+    }
+    print(f"\ndelimited keystroke logs ({options.delimited_size} each, the corpus's lines as sentences of up to "
+          f"120 keys, repeated; median of {options.runs} runs, one thread)")
+    header = f"{'task':28} {'input MB':>8} {'MB/s':>8} {'peak MiB':>9}"
+    print(header)
+    print("-" * len(header))
+    for column, name in enumerate(("snapshots", "aalto", "lwp")):
+        # Sentences up to 8 MB (or the whole size), written again and again: every copy is the same
+        # documents again (their section numbers come back), and the output the same texts.
+        unit, texts, length = [], [], 0
+        for sentence in sentences:
+            piece = ("\n".join(sentence[column]) + "\n").encode("utf-8")
+            if length + len(piece) > min(target, 8_000_000):
+                break
+            unit.append(piece)
+            texts.append(sentence[3])
+            length += len(piece)
+        unit = b"".join(unit)
+        path = f"{work}/{name}.log"
+        copies = max(1, target // len(unit))
+        with open(path, "wb") as f:
+            f.write((headers[name] + "\n").encode("utf-8"))
+            for _ in range(copies):
+                f.write(unit)
+        megabytes = os.path.getsize(path) / 1e6
+        argv = [ours("hangul-compose"), "--format", name, path]
+        expected = ("\n".join(texts) + "\n") * copies
+        output = subprocess.run(argv, check=True, capture_output=True).stdout.decode("utf-8")
+        times, peak = [], 0.0
+        for _ in range(options.runs):
+            with tempfile.NamedTemporaryFile("r") as report:
+                start = time.perf_counter()
+                status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                times.append(time.perf_counter() - start)
+                peak = max(peak, int(report.read().split()[-1]) / 1024)
+            if status != 0:
+                sys.exit(f"failed: {' '.join(argv)}")
+        seconds = statistics.median(times)
+        print(f"{name + ' → text':28} {megabytes:8.1f} {megabytes / seconds:8.1f} {peak:9.1f}"
+              f"{'' if output == expected else '  OUTPUT DIFFERS FROM THE TYPED TEXT'}")
         os.remove(path)
 
 

@@ -22,8 +22,11 @@ struct HangulCompose: ParsableCommand {
       With --format events the log is JSON Lines, one key event a line (W3C \
       "key" and "code" values, as browsers record them), replayed in a document \
       with a cursor; --format idfx and --format translog read the XML logs of \
-      Inputlog and Translog-II the same way (hangul-keylog(5)), and are chosen \
-      without --format when the first FILE starts as such a log.
+      Inputlog and Translog-II the same way, and --format snapshots, aalto and lwp \
+      researchers' delimited files (the field's text after each event; the Aalto 136M \
+      keystrokes TSV; the Linking Writing Processes CSV), a document per section \
+      (hangul-keylog(5)). Without --format, a first FILE that starts as such a log \
+      is read as one.
 
       Examples:
         printf 'dkssudgktpdy\\n' | hangul-compose --keys qwerty   # → 안녕하세요
@@ -34,6 +37,7 @@ struct HangulCompose: ParsableCommand {
         hangul-compose --format events --output jsonl samples/browser-keydown.jsonl
         hangul-compose --format idfx samples/inputlog-korean.idfx   # → 안녕하세요 Hi 한국어.
         hangul-compose --format events --stats --stats-format csv samples/events-measures.jsonl
+        hangul-compose --format snapshots --stats samples/snapshots-phone.tsv
       """,
     version: versionLine("hangul-compose"))
 
@@ -42,6 +46,12 @@ struct HangulCompose: ParsableCommand {
     case events
     case idfx
     case translog
+    case snapshots
+    case aalto
+    case lwp
+
+    /// The research logger's delimited format, for those formats.
+    var delimited: DelimitedLogFormat? { DelimitedLogFormat(rawValue: rawValue) }
   }
 
   /// What `--output` writes.
@@ -76,8 +86,9 @@ struct HangulCompose: ParsableCommand {
   @Option(
     help: """
       How the log is written: text (every character a key), events (JSON Lines), idfx \
-      (Inputlog XML) or translog (Translog-II XML); without it a file whose start is an \
-      IDFX or Translog-II log is read as one.
+      (Inputlog XML), translog (Translog-II XML), snapshots (the field's text after each \
+      event, TSV/CSV), aalto (the Aalto 136M keystrokes TSV) or lwp (the Linking Writing \
+      Processes CSV); without it a file whose start is such a log is read as one, else text.
       """)
   var format: Format?
 
@@ -196,7 +207,7 @@ struct HangulCompose: ParsableCommand {
     if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
     let options = compose.composerOptions
     var keyboard = try compose.loadKeyboard()
-    if compose.guessesKeyboard { keyboard = try guessedKeyboard() }
+    if compose.guessesKeyboard { keyboard = try guessedKeyboard(format) }
     let automaton = InputAutomaton(keyboard: keyboard, options: options)
     if let multitapTimeout {
       guard format != .text, automaton.hasMultitapCycles else {
@@ -232,9 +243,7 @@ struct HangulCompose: ParsableCommand {
             maximumLineLength: maximumLineLength, countsOutput: counts)
         }
       }
-    case .events:
-      status = try runEvents(keyboard: keyboard, options: options, format: .events)
-    case .idfx, .translog:
+    case .events, .idfx, .translog, .snapshots, .aalto, .lwp:
       status = try runEvents(keyboard: keyboard, options: options, format: format)
     }
     if status != 0 { throw ExitCode(status) }
@@ -244,21 +253,30 @@ struct HangulCompose: ParsableCommand {
   static func checkTextOptions(startMode: InputMode, output: Output) throws {
     if startMode != .korean || output == .jsonl {
       throw ValidationError(
-        "--start-mode and --output jsonl apply to --format events, idfx and translog only (a text log has no 한/영 key)"
+        "--start-mode and --output jsonl apply to logs of events only (a text log has no 한/영 key)"
       )
     }
   }
 
   /// `--format`, or without it the format the start of the first FILE
-  /// shows (an IDFX or Translog-II log, said on stderr), else text.
+  /// shows (an IDFX or Translog-II log, a delimited log's header line; said
+  /// on stderr), else text.
   func resolvedFormat() throws -> Format {
     if let format { return format }
-    guard let first = files.first, !first.isStandardInput,
-      let detected = XMLLogFormat.detect(fileAt: first)
-    else { return .text }
-    let name = detected == .idfx ? "an Inputlog IDFX log" : "a Translog-II log"
-    diagnostics.report("reading \(first) as --format \(detected.rawValue) (its start is \(name))")
-    return detected == .idfx ? .idfx : .translog
+    guard let first = files.first, !first.isStandardInput else { return .text }
+    if let detected = XMLLogFormat.detect(fileAt: first) {
+      let name = detected == .idfx ? "an Inputlog IDFX log" : "a Translog-II log"
+      diagnostics.report("reading \(first) as --format \(detected.rawValue) (its start is \(name))")
+      return detected == .idfx ? .idfx : .translog
+    }
+    if let detected = DelimitedLogFormat.detect(file: first),
+      let format = Format(rawValue: detected.rawValue)
+    {
+      diagnostics.report(
+        "reading \(first) as --format \(detected.rawValue) (its first line is its header)")
+      return format
+    }
+    return .text
   }
 
   /// Writes `--plot`'s SVG; `false` (reported) when it cannot be written.
@@ -284,7 +302,7 @@ struct HangulCompose: ParsableCommand {
 
   /// `--keyboard auto`: the built-in keyboard whose preedits agree with the
   /// composition data in the first 64 KiB of the first FILE, said on stderr.
-  func guessedKeyboard() throws -> Keyboard {
+  func guessedKeyboard(_ format: Format) throws -> Keyboard {
     guard format == .events, let first = files.first, !first.isStandardInput else {
       throw ValidationError(
         "--keyboard auto needs --format events and a FILE (it reads the start of the first one)")
@@ -353,6 +371,16 @@ struct HangulCompose: ParsableCommand {
           includesStatistics: counts, multitapTimeout: multitapTimeout,
           pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
           report: report, warn: warn)
+      }
+    case .snapshots, .aalto, .lwp:
+      // A delimited log's records need its header line: one thread.
+      return try replay(jobs: 1) { report, warn in
+        EventLogFilter(
+          keys: keys, keyboard: keyboard, options: options,
+          maximumLineLength: maximumLineLength, startMode: startMode,
+          output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
+          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
+          delimitedFormat: format.delimited, report: report, warn: warn)
       }
     default:
       let targets: TargetLines?

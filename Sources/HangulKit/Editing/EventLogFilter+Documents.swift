@@ -19,6 +19,31 @@ extension EventLogFilter {
     var text: [UInt8]?
   }
 
+  /// Takes an event of document `name` (the current one when `nil`) at
+  /// `time`: a new name ends the document before it.
+  mutating func enter(_ name: DocumentName?, at time: Double?) {
+    if !documents.acceptedAny {
+      documents.acceptedAny = true
+      documents.first = name
+    }
+    if let name, name != documents.current {
+      endDocument()
+      documents.current = name
+    }
+    if !documents.started, setup.targets != nil || documents.target != nil {
+      documents.text = []
+    }
+    documents.started = true
+    if let time {
+      if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
+        editor.endCycle()
+      }
+      clock.lastTime = time
+      recorder.current.noteTime(time)
+    }
+    recorder.current.document = documents.current?.text
+  }
+
   /// A `"doc"` value as the log spelled it.
   enum DocumentName: Equatable {
     case string(String)

@@ -50,7 +50,7 @@ public struct EventLogFilter: ByteFilter {
   /// Output ready to be written.
   var ready: [UInt8] = []
   /// The input being read: its name, and the lines read to their end.
-  private var place = (fileName: "(standard input)", lineNumber: 0)
+  var place = (fileName: "(standard input)", lineNumber: 0)
   /// A Shift or a literal prefix waiting for the key it applies to.
   var pending = (shift: false, literal: false)
   /// The last `"t"` taken, and the smallest one checked while no earlier
@@ -68,6 +68,8 @@ public struct EventLogFilter: ByteFilter {
   var documents = DocumentProgress()
   /// The browser events' state (lines with a `"type"`, SPEC 3.6).
   var browser = UIEventStream()
+  /// A research logger's delimited file instead of JSON Lines (``DelimitedLogFormat``).
+  var delimited: DelimitedLog?
 
   public init(
     keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
@@ -76,7 +78,8 @@ public struct EventLogFilter: ByteFilter {
     startMode: InputMode = .korean, output: Output = .text, includesStatistics: Bool = false,
     multitapTimeout: Double? = nil, pauseThreshold: Double = 2000,
     targets: (() -> String?)? = nil, keystrokesFormat: KeystrokesFormat = .jsonl,
-    plots: Bool = false, report: @escaping (PositionedError) -> Void,
+    plots: Bool = false, delimitedFormat: DelimitedLogFormat? = nil,
+    report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.keys = keys
@@ -84,6 +87,7 @@ public struct EventLogFilter: ByteFilter {
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
     self.output = output
+    delimited = delimitedFormat.map { DelimitedLog(format: $0) }
     recorder.keepsDocuments = includesStatistics
     if plots { plot = ProcessPlot() }
     if includesStatistics || output == .keystrokes || plots {
@@ -160,7 +164,8 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func beginInput(named name: String) {
-    endInput()
+    // The input before ends first, under its own name.
+    if delimited != nil { beginDelimitedInput() } else { endInput() }
     place.fileName = name
     place.lineNumber = 0
     reader.byteOrderMarkAllowed = true
@@ -217,6 +222,10 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    if delimited != nil {
+      readDelimited(chunk)
+      return drain(into: &output)
+    }
     var start = 0
     while start < chunk.count {
       let (next, lineEnded) = reader.read(chunk, from: start)
@@ -228,7 +237,11 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func finish(into output: inout [UInt8]) {
-    endInput()
+    if delimited != nil {
+      finishDelimitedRecord()
+    } else {
+      endInput()
+    }
     endDocument()
     drain(into: &output)
   }
@@ -396,26 +409,7 @@ public struct EventLogFilter: ByteFilter {
         return
       }
     }
-    if !documents.acceptedAny {
-      documents.acceptedAny = true
-      documents.first = documentName
-    }
-    if let documentName, documentName != documents.current {
-      endDocument()
-      documents.current = documentName
-    }
-    if !documents.started, setup.targets != nil || documents.target != nil {
-      documents.text = []
-    }
-    documents.started = true
-    if let time {
-      if let multitapTimeout, let lastTime = clock.lastTime, time - lastTime > multitapTimeout {
-        editor.endCycle()
-      }
-      clock.lastTime = time
-      recorder.current.noteTime(time)
-    }
-    recorder.current.document = documents.current?.text
+    enter(documentName, at: time)
     if let typeName = type?.stringValue {
       let (steps, warning) = browser.take(event, type: typeName)
       if let warning { warn(warning) }

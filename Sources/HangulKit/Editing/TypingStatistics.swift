@@ -11,6 +11,9 @@
 package struct TypingStatistics: Sendable, Equatable {
   /// The document's `"doc"` value, or `nil` for the total and logs without one.
   package var document: String?
+  /// The text the document was meant to be (the Aalto files' `SENTENCE`),
+  /// for error rates against it; `nil` when the log names none.
+  package var target: String?
   package var keystrokes = 0
   package var backspaces = 0
   /// Backspaces that found nothing to undo or delete.

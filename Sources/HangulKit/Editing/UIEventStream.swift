@@ -34,7 +34,7 @@ struct UIEventStream {
 
   /// The composition as the log showed it, in keys (a syllable as the jamo
   /// that type it; anything else as itself), and what our presses typed of it.
-  private var composition = (shown: [Unicode.Scalar](), typed: [Unicode.Scalar]())
+  var composition = (shown: [Unicode.Scalar](), typed: [Unicode.Scalar]())
   /// A press whose key is not known yet (its `keyup` or the next
   /// composition data will say).
   private var waiting = false
@@ -347,7 +347,7 @@ struct UIEventStream {
   /// The keys that turn what our presses typed of the composition into
   /// `target`: Backspaces for the keys past their common start, then the
   /// keys of `target` after it.
-  private mutating func reconstruct(to target: [Unicode.Scalar]) -> [Step] {
+  mutating func reconstruct(to target: [Unicode.Scalar]) -> [Step] {
     waiting = false
     rebuilding = true
     var common = 0
@@ -369,8 +369,13 @@ struct UIEventStream {
   /// A text as the keys that type it: each syllable and jamo as its key
   /// jamo (닭 → ㄷㅏㄹㄱ), everything else as itself.
   static func keys(of text: String) -> [Unicode.Scalar] {
+    keys(ofScalars: text.unicodeScalars)
+  }
+
+  /// ``keys(of:)`` of a text's scalars.
+  static func keys(ofScalars text: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
     var keys: [Unicode.Scalar] = []
-    for scalar in text.unicodeScalars {
+    for scalar in text {
       let jamo = Decomposer.keys(of: scalar)
       if jamo.isEmpty { keys.append(scalar) } else { keys += jamo.map(\.scalar) }
     }
