@@ -84,7 +84,8 @@ struct DelimitedLogCommandTests {
     #expect(keys.status == 0)
     #expect(
       keys.text.hasPrefix(
-        #"{"n":1,"doc":101,"t":1590699690173,"key":"ㄱ","commit":"","preedit":"ㄱ","role":"initial""#))
+        #"{"n":1,"doc":101,"t":1590699690173,"key":"ㄱ","commit":"","preedit":"ㄱ","role":"initial""#)
+    )
   }
 
   @Test("a bad record is an error at FILE:LINE:COLUMN, status 65, the rest replayed")
