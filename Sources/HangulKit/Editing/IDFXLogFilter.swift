@@ -43,7 +43,8 @@ public struct IDFXLogFilter: ByteFilter {
 
   /// An `<event>` as read so far.
   private struct Event {
-    var type: String
+    /// The `type` attribute (`keyboard`, `replacement`, …).
+    var kind: String
     var line: Int
     var column: Int
     var fields: [String: String] = [:]
@@ -143,7 +144,7 @@ public struct IDFXLogFilter: ByteFilter {
         return
       }
       if name == "event", event == nil {
-        event = Event(type: attributes["type"] ?? "", line: line, column: column)
+        event = Event(kind: attributes["type"] ?? "", line: line, column: column)
       }
     case .end(let name, let text):
       guard var current = event else { return }
@@ -177,11 +178,11 @@ public struct IDFXLogFilter: ByteFilter {
       }
       time = parsed
     }
-    if event.type == "replacement", let held { return replace(event, after: held, at: time) }
+    if event.kind == "replacement", let held { return replace(event, after: held, at: time) }
     release()
     if let problem = events.takeLogTime(time) { return fail(problem, at: event) }
     let recordedTime = spelling
-    switch event.type {
+    switch event.kind {
     case "keyboard":
       let name = event.fields["key"]?.trimmingXMLSpace ?? ""
       let recorded = EventLogFilter.loggedKey(name, time: recordedTime)
@@ -219,8 +220,8 @@ public struct IDFXLogFilter: ByteFilter {
       events.perform([.commit])
     default:
       warnOnce(
-        "type " + event.type,
-        "event type \(JSONWriter.quoted(event.type)) is not one hangul-keylog(5) knows: ignored",
+        "type " + event.kind,
+        "event type \(JSONWriter.quoted(event.kind)) is not one hangul-keylog(5) knows: ignored",
         at: event)
     }
   }
