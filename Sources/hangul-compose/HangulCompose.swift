@@ -308,7 +308,7 @@ struct HangulCompose: ParsableCommand {
         "--keyboard auto needs --format events and a FILE (it reads the start of the first one)")
     }
     guard let keyboard = EventLogFilter.agreeingKeyboard(forFile: first) else {
-      throw ValidationError("--keyboard auto cannot read \(first)")
+      throw ValidationError("--keyboard auto cannot read the start of \(first) (a regular file)")
     }
     diagnostics.report("--keyboard auto: \(keyboard.layout.id) (its preedits agree with the log's)")
     return keyboard

@@ -130,6 +130,18 @@ struct BrowserCommandTests {
     }
   }
 
+  @Test("--keyboard auto never reads ahead in a FIFO: a usage error, nothing taken from it")
+  func keyboardAutoFIFO() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fifo = folder.appendingPathComponent("log.jsonl").path
+    // With no writer, opening the FIFO would block: the timeout would end it (124).
+    let result = try compose.shell(
+      "mkfifo '\(fifo)' && timeout 10 \"$EXE\" --format events --keyboard auto '\(fifo)'")
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--keyboard auto cannot read the start of"))
+  }
+
   @Test("--keyboard auto reads the start of the first FILE and says which keyboard agrees")
   func keyboardAuto() throws {
     let folder = try temporaryFolder()

@@ -56,21 +56,7 @@ extension DelimitedLogFormat {
   /// up to 64 KiB), or `nil` also when it cannot be opened or read (the run
   /// that reads it then says why).
   public static func detect(file path: FilePath) -> DelimitedLogFormat? {
-    let descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
-    guard descriptor >= 0 else { return nil }
-    defer { _ = SystemCalls.close(descriptor) }
-    var line: [UInt8] = []
-    var block = [UInt8](repeating: 0, count: 4096)
-    while line.count < 1 << 16 {
-      let read = block.withUnsafeMutableBytes { SystemCalls.read(descriptor, $0.baseAddress, 4096) }
-      if read < 0, SystemCalls.errorNumber == SystemCalls.interrupted { continue }
-      guard read > 0 else { break }
-      if let end = block[..<read].firstIndex(of: 0x0A) {
-        line += block[..<end]
-        return detect(headerLine: line)
-      }
-      line += block[..<read]
-    }
-    return detect(headerLine: line)
+    guard let start = path.start(upTo: 1 << 16) else { return nil }
+    return detect(headerLine: Array(start.prefix { $0 != 0x0A }))
   }
 }

@@ -111,25 +111,13 @@ extension EventLogFilter {
   }
 
   /// ``agreeingKeyboard(for:)`` of the first `count` bytes of the file at
-  /// `path`, or `nil` (with `errno`) when it cannot be opened or read.
+  /// `path`, or `nil` when it is not a regular file (a FIFO's bytes would be
+  /// taken from the run) or cannot be read.
   public static func agreeingKeyboard(forFile path: FilePath, reading count: Int = 1 << 16)
     -> Keyboard?
   {
-    let descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
-    guard descriptor >= 0 else { return nil }
-    defer { _ = SystemCalls.close(descriptor) }
-    var sample = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let read = sample.withUnsafeMutableBytes { buffer in
-        assert(filled < buffer.count, "room is left past what was read")
-        return SystemCalls.read(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled)
-      }
-      if read < 0, SystemCalls.errorNumber == SystemCalls.interrupted { continue }
-      if read < 0 { return nil }
-      if read == 0 { break }
-      filled += read
-    }
+    guard let sample = path.start(upTo: count) else { return nil }
+    let filled = sample.count
     // Whole lines only: a line cut short would be an error.
     let end = filled == count ? (sample[..<filled].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) : filled
     return agreeingKeyboard(for: Array(sample[..<end]))

@@ -67,20 +67,6 @@ extension XMLLogFormat {
   /// `nil` when it is not such a log or cannot be read (opening it again
   /// will say why).
   public static func detect(fileAt path: FilePath, reading count: Int = 4096) -> XMLLogFormat? {
-    let descriptor = path.open(SystemCalls.OpenFlag.readOnly | SystemCalls.OpenFlag.closeOnExec)
-    guard descriptor >= 0 else { return nil }
-    defer { _ = SystemCalls.close(descriptor) }
-    var start = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-      let read = start.withUnsafeMutableBytes { buffer in
-        assert(filled < buffer.count, "room is left past what was read")
-        return SystemCalls.read(descriptor, buffer.baseAddress.map { $0 + filled }, count - filled)
-      }
-      if read < 0, SystemCalls.errorNumber == SystemCalls.interrupted { continue }
-      if read <= 0 { break }
-      filled += read
-    }
-    return detect(Array(start[..<filled]))
+    path.start(upTo: count).flatMap(detect)
   }
 }
