@@ -251,15 +251,29 @@ public struct EventLogFilter: ByteFilter {
 
   mutating func drain(into output: inout [UInt8]) {
     collectText()
-    output.append(contentsOf: ready)
+    if output.isEmpty, ready.count > output.capacity {
+      // A document's whole text (or a big part of it): handed over, not copied.
+      swap(&output, &ready)
+    } else {
+      output.append(contentsOf: ready)
+    }
     ready.removeAll(keepingCapacity: true)
   }
 
   /// Counts and writes the text the editor made final.
   private mutating func collectText() {
-    let text = editor.output
+    guard !editor.output.isEmpty else { return }
+    // Moved out (not copied) while the filter takes it, and back with its room.
+    var text: [UInt8] = []
+    swap(&text, &editor.output)
+    collect(&text)
+    swap(&text, &editor.output)
+  }
+
+  /// Counts and writes `text`, final text of the document, and empties it.
+  private mutating func collect(_ text: inout [UInt8]) {
     guard !text.isEmpty else { return }
-    editor.output.removeAll(keepingCapacity: true)
+    defer { text.removeAll(keepingCapacity: true) }
     recorder.count(output: text)
     documents.lastTextByte = text.last
     switch output {
@@ -286,9 +300,12 @@ public struct EventLogFilter: ByteFilter {
   mutating func endDocument() {
     guard documents.started else { return }
     perform(browser.finish())
-    editor.finish()
     collectText()
-    let finished = recorder.finishDocument(counts: editor.counts, named: documents.current != nil)
+    // The editor is moved out while its text is taken a part at a time.
+    var ended = setup.freshEditor
+    swap(&ended, &editor)
+    ended.finish { collect(&$0) }
+    let finished = recorder.finishDocument(counts: ended.counts, named: documents.current != nil)
     switch output {
     case .text:
       if documents.lastTextByte != 0x0A { ready.append(0x0A) }
@@ -302,7 +319,6 @@ public struct EventLogFilter: ByteFilter {
     case .keystrokes:
       keystrokes?.reset()
     }
-    editor = setup.freshEditor
     mode = setup.startMode
     pending.shift = false
     pending.literal = false
