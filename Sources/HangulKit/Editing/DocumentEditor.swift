@@ -325,22 +325,25 @@ package struct DocumentEditor: Sendable {
   /// ``output`` holds `partSize` bytes or more after a line, and at the end,
   /// `take` gets it to empty; each line's storage is released once it is
   /// written, so that the text need not be held twice whole.
-  package mutating func finish(partSize: Int = 1 << 16, _ take: (inout [UInt8]) -> Void) {
+  package mutating func finish(
+    partSize: Int = 1 << 16, _ take: (inout [UInt8]) throws -> Void
+  ) rethrows {
     commit()
-    func written(_ line: GapLine, isFirst: Bool) {
-      if !isFirst { output.append(0x0A) }
-      line.write(to: &output)
-      if output.count >= partSize { take(&output) }
-    }
     for index in linesAbove.indices {
-      written(linesAbove[index], isFirst: index == 0)
+      linesAbove[index].write(to: &output)
+      output.append(0x0A)
       linesAbove[index] = GapLine()
+      if output.count >= partSize { try take(&output) }
     }
-    written(current, isFirst: linesAbove.isEmpty)
-    current = GapLine()
     linesAbove.removeAll()
-    while let line = linesBelow.popLast() { written(line, isFirst: false) }
-    if !output.isEmpty { take(&output) }
+    current.write(to: &output)
+    current = GapLine()
+    while let line = linesBelow.popLast() {
+      if output.count >= partSize { try take(&output) }
+      output.append(0x0A)
+      line.write(to: &output)
+    }
+    if !output.isEmpty { try take(&output) }
     cursorColumn = 0
     flushedColumn = 0
     wasFlushed = false

@@ -231,6 +231,37 @@ public struct EventLogFilter: ByteFilter {
     drain(into: &output)
   }
 
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    endInput()
+    try endDocument(into: &output, handingOver: take)
+  }
+
+  /// Ends the document at hand and writes it, through `output` or, when
+  /// `output` is empty, handed to `take` a part at a time (the text is never
+  /// whole in memory twice), then what is left.
+  mutating func endDocument(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    guard output.isEmpty else {
+      endDocument()
+      return drain(into: &output)
+    }
+    var sink = ByteSink(capacity: Self.partSize + 1024)
+    try endDocument { ready in
+      ready.withUnsafeBufferPointer { bytes in
+        if let base = bytes.baseAddress { sink.append(base, count: bytes.count) }
+      }
+      ready.removeAll(keepingCapacity: true)
+      if try take(sink) { sink = ByteSink(capacity: Self.partSize + 1024) } else { sink.count = 0 }
+    }
+    drain(into: &output)
+  }
+
+  /// How much of a document's text an ending document hands over at once.
+  static let partSize = 1 << 16
+
   /// Reports why the line at hand is not an event, once, as soon as the reader knows.
   private mutating func reportRejection() {
     if let rejection = reader.takeRejection() {
@@ -297,14 +328,24 @@ public struct EventLogFilter: ByteFilter {
     }
   }
 
+  /// Ends the document at hand: its text goes to ``ready``.
   mutating func endDocument() {
+    endDocument(handingOver: { _ in })
+  }
+
+  /// Ends the document at hand: its text goes to ``ready``, which
+  /// `handOver` gets to empty whenever it holds ``partSize`` bytes or more.
+  mutating func endDocument(handingOver handOver: (inout [UInt8]) throws -> Void) rethrows {
     guard documents.started else { return }
     perform(browser.finish())
     collectText()
     // The editor is moved out while its text is taken a part at a time.
     var ended = setup.freshEditor
     swap(&ended, &editor)
-    ended.finish { collect(&$0) }
+    try ended.finish(partSize: Self.partSize) { text in
+      collect(&text)
+      if ready.count >= Self.partSize { try handOver(&ready) }
+    }
     let finished = recorder.finishDocument(counts: ended.counts, named: documents.current != nil)
     switch output {
     case .text:
