@@ -122,6 +122,13 @@ package struct DocumentEditor: Sendable {
       deleteBeforeCursor(backTo: max(0, cursorColumn - context.deleteCount))
     }
     guard !context.commitUTF8.isEmpty else { return }
+    current.moveGap(to: cursorColumn)
+    if current.headBytes + context.commitUTF8.count <= maximumLineLength {
+      // No flush can come in between: the bytes (whole scalars, as the
+      // context commits them) go in as they are.
+      cursorColumn += current.pushHead(utf8: context.commitUTF8)
+      return
+    }
     var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&bytes) { append(scalar) }

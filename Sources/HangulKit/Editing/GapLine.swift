@@ -80,31 +80,57 @@ struct GapLine: Sendable {
     count += 1
   }
 
-  /// Makes room at the gap for at least `needed` bytes: an eighth of the
-  /// line, at least 16 bytes (the tail moves, and the storage is copied
-  /// when it has no room: O(1) amortized a byte typed).
-  private mutating func widenGap(by needed: Int) {
-    let extra = max(needed, 16, storage.count / 8)
-    let tail = storage.count - gapEnd
-    if storage.capacity - storage.count >= extra {
-      storage.append(contentsOf: repeatElement(0, count: extra))
-      storage.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        (base + gapEnd + extra).update(from: base + gapEnd, count: tail)
-      }
-    } else {
-      let old = storage
-      storage = [UInt8](unsafeUninitializedCapacity: old.count + extra) { buffer, initialized in
-        old.withUnsafeBufferPointer { source in
-          guard let from = source.baseAddress, let to = buffer.baseAddress else { return }
-          to.initialize(from: from, count: gapStart)
-          (to + gapStart).initialize(repeating: 0, count: gapEnd - gapStart + extra)
-          (to + gapEnd + extra).initialize(from: from + gapEnd, count: tail)
-        }
-        initialized = old.count + extra
+  /// Puts whole scalars' UTF-8 before the gap; returns how many scalars.
+  mutating func pushHead(utf8 bytes: [UInt8]) -> Int {
+    if gapEnd - gapStart < bytes.count { widenGap(by: bytes.count) }
+    var scalars = 0
+    storage.withUnsafeMutableBufferPointer { buffer in
+      assert(gapStart + bytes.count <= gapEnd, "the gap has room for the bytes")
+      for byte in bytes {
+        buffer[gapStart] = byte
+        gapStart += 1
+        if byte & 0xC0 != 0x80 { scalars += 1 }
       }
     }
-    gapEnd += extra
+    headCount += scalars
+    count += scalars
+    return scalars
+  }
+
+  /// Makes room at the gap for at least `needed` bytes: an eighth of the
+  /// line, at least 16 bytes, and whatever room the allocation has besides
+  /// (the tail moves, and the storage is copied when it has too little
+  /// room: O(1) amortized a byte typed).
+  private mutating func widenGap(by needed: Int) {
+    let tail = storage.count - gapEnd
+    let spare = storage.capacity - storage.count
+    if spare >= needed {
+      // Room the allocation already has (malloc rounds sizes up): no copy.
+      storage.append(contentsOf: repeatElement(0, count: spare))
+      storage.withUnsafeMutableBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        (base + gapEnd + spare).update(from: base + gapEnd, count: tail)
+      }
+      gapEnd += spare
+      return
+    }
+    let old = storage
+    let minimum = old.count + max(needed, 16, old.count / 8)
+    storage = [UInt8](unsafeUninitializedCapacity: minimum) { buffer, initialized in
+      // The whole allocation (its size rounded up) is the line and its gap.
+      let extra = buffer.count - old.count
+      assert(extra >= needed, "the new storage has room for the scalar")
+      old.withUnsafeBufferPointer { source in
+        guard let to = buffer.baseAddress else { return }
+        if let from = source.baseAddress { to.initialize(from: from, count: gapStart) }
+        (to + gapStart).initialize(repeating: 0, count: gapEnd - gapStart + extra)
+        if let from = source.baseAddress {
+          (to + gapEnd + extra).initialize(from: from + gapEnd, count: tail)
+        }
+      }
+      initialized = buffer.count
+    }
+    gapEnd = storage.count - tail
   }
 
   mutating func popHead() {
