@@ -74,6 +74,20 @@ struct DelimitedLogCommandTests {
         == [0, 0, 0])
   }
 
+  @Test("a delimited file's last record is read without a final newline", arguments: samples)
+  func lastRecordWithoutNewline(format: String, file: String) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var bytes = try Data(contentsOf: repositoryFile("samples/\(file)"))
+    while bytes.last == 0x0A || bytes.last == 0x0D { bytes.removeLast() }
+    let cut = folder.appendingPathComponent(file)
+    try bytes.write(to: cut)
+    let whole = try compose.run(["--format", format, repositoryFile("samples/\(file)").path])
+    let result = try compose.run(["--format", format, cut.path])
+    #expect(result.status == 0)
+    #expect(result.stdout == whole.stdout)
+  }
+
   @Test("--output jsonl and keystrokes work as for events")
   func outputs() throws {
     let path = repositoryFile("samples/snapshots-phone.tsv").path

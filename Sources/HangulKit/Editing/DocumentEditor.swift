@@ -15,14 +15,17 @@
 ///     editor.finish()                          // editor.output == Array("가나아".utf8)
 ///
 /// The lines above the cursor's line and those below it are two stacks, and
-/// each line is a gap buffer whose gap moves only when the line is edited:
+/// each line is a gap buffer of UTF-8 (``GapLine``) whose gap moves only
+/// when the line is edited:
 /// every movement takes O(1) time, and typing, Backspace and Delete take
 /// O(1) amortized time plus, at the first edit after a move, the distance
 /// from the line's last edit (a block copy); joining two lines copies the
-/// text between their gaps. Memory is bounded by the document: text is written to
-/// ``output`` only when the document ends, or when the part of a line before
-/// the cursor grows past ``maximumLineLength`` bytes; then everything before
-/// the cursor is written and can no longer be reached.
+/// text between their gaps. Memory is bounded by the document (its UTF-8,
+/// an eighth more at most, and about 100 bytes a line): text is written to
+/// ``output`` only when the document ends (a part at a time, see
+/// ``finish(partSize:_:)``), or when the part of a line before the cursor
+/// grows past ``maximumLineLength`` bytes; then everything before the
+/// cursor is written and can no longer be reached.
 package struct DocumentEditor: Sendable {
   /// Where a movement key takes the cursor.
   package enum Movement: Sendable, Hashable, CaseIterable {
@@ -121,6 +124,13 @@ package struct DocumentEditor: Sendable {
       deleteBeforeCursor(backTo: column)
     }
     guard !context.commitUTF8.isEmpty else { return }
+    current.moveGap(to: cursorColumn)
+    if current.headBytes + context.commitUTF8.count <= maximumLineLength {
+      // No flush can come in between: the bytes (whole scalars, as the
+      // context commits them) go in as they are.
+      cursorColumn += current.pushHead(utf8: context.commitUTF8)
+      return
+    }
     var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&bytes) {
@@ -330,19 +340,32 @@ package struct DocumentEditor: Sendable {
   /// Ends the document: commits, and moves its whole text to ``output``.
   /// The editor is then empty and ready for the next document.
   package mutating func finish() {
+    finish { _ in }
+  }
+
+  /// Ends the document as ``finish()`` does, a part at a time: whenever
+  /// ``output`` holds `partSize` bytes or more after a line, and at the end,
+  /// `take` gets it to empty; each line's storage is released once it is
+  /// written, so that the text need not be held twice whole.
+  package mutating func finish(
+    partSize: Int = 1 << 16, _ take: (inout [UInt8]) throws -> Void
+  ) rethrows {
     commit()
-    for line in linesAbove {
-      line.write(to: &output)
+    for index in linesAbove.indices {
+      linesAbove[index].write(to: &output)
       output.append(0x0A)
-    }
-    current.write(to: &output)
-    for line in linesBelow.reversed() {
-      output.append(0x0A)
-      line.write(to: &output)
+      linesAbove[index] = GapLine()
+      if output.count >= partSize { try take(&output) }
     }
     linesAbove.removeAll()
-    linesBelow.removeAll()
+    current.write(to: &output)
     current = GapLine()
+    while let line = linesBelow.popLast() {
+      if output.count >= partSize { try take(&output) }
+      output.append(0x0A)
+      line.write(to: &output)
+    }
+    if !output.isEmpty { try take(&output) }
     cursorColumn = 0
     flushedColumn = 0
     wasFlushed = false
@@ -402,116 +425,5 @@ package struct DocumentEditor: Sendable {
     context.forgetBackspaceHistory()
     wasFlushed = true
     counts.linesFlushed += 1
-  }
-}
-
-/// One line of a ``DocumentEditor``: a gap buffer of scalar values whose gap
-/// moves only when the line is edited, by one block move.
-private struct GapLine: Sendable {
-  /// The line's scalar values, with the gap `gapStart..<gapEnd` in between.
-  private var storage: [UInt32] = []
-  private var gapStart = 0
-  private var gapEnd = 0
-  /// UTF-8 bytes of the scalars before the gap.
-  private(set) var headBytes = 0
-
-  var count: Int { storage.count - (gapEnd - gapStart) }
-
-  /// How many scalars stand before the gap.
-  var headCount: Int { gapStart }
-
-  /// The scalar just before the gap.
-  var lastBeforeGap: Unicode.Scalar? {
-    gapStart > 0 ? Unicode.Scalar(storage[gapStart - 1]) : nil
-  }
-
-  /// Moves the gap to `column` with one overlapping block move.
-  mutating func moveGap(to column: Int) {
-    guard column != gapStart else { return }
-    let gapSize = gapEnd - gapStart
-    storage.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      if column < gapStart {
-        let moved = gapStart - column
-        headBytes -= Self.utf8Length(UnsafeBufferPointer(start: base + column, count: moved))
-        UnsafeMutableRawPointer(base + column + gapSize).copyMemory(
-          from: base + column, byteCount: moved * MemoryLayout<UInt32>.stride)
-      } else {
-        let moved = column - gapStart
-        headBytes += Self.utf8Length(UnsafeBufferPointer(start: base + gapEnd, count: moved))
-        UnsafeMutableRawPointer(base + gapStart).copyMemory(
-          from: base + gapEnd, byteCount: moved * MemoryLayout<UInt32>.stride)
-      }
-    }
-    gapStart = column
-    gapEnd = column + gapSize
-  }
-
-  mutating func pushHead(_ scalar: Unicode.Scalar) {
-    if gapStart == gapEnd { widenGap() }
-    storage[gapStart] = scalar.value
-    gapStart += 1
-    headBytes += Self.utf8Length(scalar.value)
-  }
-
-  /// Makes room at the gap: as much again as the line holds, at least 16.
-  private mutating func widenGap() {
-    let extra = max(16, storage.count)
-    storage.insert(contentsOf: repeatElement(0, count: extra), at: gapStart)
-    gapEnd += extra
-  }
-
-  mutating func popHead() {
-    guard gapStart > 0 else { return }
-    gapStart -= 1
-    headBytes -= Self.utf8Length(storage[gapStart])
-  }
-
-  mutating func popTail() {
-    if gapEnd < storage.count { gapEnd += 1 }
-  }
-
-  /// Removes the text after the gap and returns it as a line with its gap at the start.
-  mutating func splitTail() -> GapLine {
-    var rest = GapLine()
-    rest.storage = Array(storage[gapEnd...])
-    storage.removeSubrange(gapEnd...)
-    return rest
-  }
-
-  /// Writes all but the last `keep` scalars before the gap to `output` and drops them.
-  mutating func flushHead(keeping keep: Int, to output: inout [UInt8]) {
-    let written = gapStart - keep
-    for value in storage[..<written] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
-    storage.removeFirst(written)
-    gapStart -= written
-    gapEnd -= written
-    headBytes = 0
-    for value in storage[..<gapStart] { headBytes += Self.utf8Length(value) }
-  }
-
-  /// `first` then `second` as one line, with the gap where they meet.
-  static func joined(_ first: GapLine, _ second: GapLine) -> GapLine {
-    var line = first
-    line.moveGap(to: line.count)
-    line.storage.append(contentsOf: second.storage[..<second.gapStart])
-    line.storage.append(contentsOf: second.storage[second.gapEnd...])
-    return line
-  }
-
-  func write(to output: inout [UInt8]) {
-    for value in storage[..<gapStart] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
-    for value in storage[gapEnd...] { output.appendUTF8(Unicode.Scalar(value) ?? "\u{FFFD}") }
-  }
-
-  @inline(__always)
-  static func utf8Length(_ value: UInt32) -> Int {
-    1 + (value >= 0x80 ? 1 : 0) + (value >= 0x800 ? 1 : 0) + (value >= 0x1_0000 ? 1 : 0)
-  }
-
-  static func utf8Length(_ values: UnsafeBufferPointer<UInt32>) -> Int {
-    var total = 0
-    for value in values { total += utf8Length(value) }
-    return total
   }
 }

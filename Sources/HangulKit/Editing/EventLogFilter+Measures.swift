@@ -60,11 +60,12 @@ extension EventLogFilter {
     return columns
   }
 
-  /// The document's measures at its end (with the error rates when it has a
-  /// target); the meter starts over for the next one.
-  mutating func finishMeasures() -> WritingMeasures? {
+  /// The document's measures at its end, from the ended editor's `counts`
+  /// (with the error rates when it has a target); the meter starts over for
+  /// the next one.
+  mutating func finishMeasures(counts: EditCounts) -> WritingMeasures? {
     guard let meter else { return nil }
-    var measures = meter.measures(counts: editor.counts)
+    var measures = meter.measures(counts: counts)
     self.meter = WritingProcessMeter(pauseThreshold: meter.pauseThreshold)
     let target = documents.target ?? setup.targets?()
     if let target, let text = documents.text {

@@ -78,6 +78,14 @@ extension EventLogFilter {
     drain(into: &output)
   }
 
+  /// Ends the document at hand, its text handed to `take` a part at a time
+  /// when `output` is empty (``ByteFilter/finish(into:handingOver:)``).
+  mutating func finishReplay(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    try endDocument(into: &output, handingOver: take)
+  }
+
   /// The event object `--output keystrokes` names a logged key by: its
   /// time as `"t"`, its name as `"key"`.
   static func loggedKey(_ name: String, time: String?) -> JSONValue {

@@ -237,14 +237,50 @@ public struct EventLogFilter: ByteFilter {
   }
 
   public mutating func finish(into output: inout [UInt8]) {
+    endLastRecord()
+    endDocument()
+    drain(into: &output)
+  }
+
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    endLastRecord()
+    try endDocument(into: &output, handingOver: take)
+  }
+
+  /// Takes the input's last record or line, which no newline ended.
+  private mutating func endLastRecord() {
     if delimited != nil {
       finishDelimitedRecord()
     } else {
       endInput()
     }
-    endDocument()
+  }
+
+  /// Ends the document at hand and writes it, through `output` or, when
+  /// `output` is empty, handed to `take` a part at a time (the text is never
+  /// whole in memory twice), then what is left.
+  mutating func endDocument(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    guard output.isEmpty else {
+      endDocument()
+      return drain(into: &output)
+    }
+    var sink = ByteSink(capacity: Self.partSize + 1024)
+    try endDocument { ready in
+      ready.withUnsafeBufferPointer { bytes in
+        if let base = bytes.baseAddress { sink.append(base, count: bytes.count) }
+      }
+      ready.removeAll(keepingCapacity: true)
+      if try take(sink) { sink = ByteSink(capacity: Self.partSize + 1024) } else { sink.count = 0 }
+    }
     drain(into: &output)
   }
+
+  /// How much of a document's text an ending document hands over at once.
+  static let partSize = 1 << 16
 
   /// Reports why the line at hand is not an event, once, as soon as the reader knows.
   private mutating func reportRejection() {
@@ -266,15 +302,29 @@ public struct EventLogFilter: ByteFilter {
 
   mutating func drain(into output: inout [UInt8]) {
     collectText()
-    output.append(contentsOf: ready)
+    if output.isEmpty, ready.count > output.capacity {
+      // A document's whole text (or a big part of it): handed over, not copied.
+      swap(&output, &ready)
+    } else {
+      output.append(contentsOf: ready)
+    }
     ready.removeAll(keepingCapacity: true)
   }
 
   /// Counts and writes the text the editor made final.
   private mutating func collectText() {
-    let text = editor.output
+    guard !editor.output.isEmpty else { return }
+    // Moved out (not copied) while the filter takes it, and back with its room.
+    var text: [UInt8] = []
+    swap(&text, &editor.output)
+    collect(&text)
+    swap(&text, &editor.output)
+  }
+
+  /// Counts and writes `text`, final text of the document, and empties it.
+  private mutating func collect(_ text: inout [UInt8]) {
     guard !text.isEmpty else { return }
-    editor.output.removeAll(keepingCapacity: true)
+    defer { text.removeAll(keepingCapacity: true) }
     recorder.count(output: text)
     documents.text?.append(contentsOf: text)
     documents.lastTextByte = text.last
@@ -299,13 +349,27 @@ public struct EventLogFilter: ByteFilter {
     }
   }
 
+  /// Ends the document at hand: its text goes to ``ready``.
   mutating func endDocument() {
+    endDocument(handingOver: { _ in })
+  }
+
+  /// Ends the document at hand: its text goes to ``ready``, which
+  /// `handOver` gets to empty whenever it holds ``partSize`` bytes or more.
+  mutating func endDocument(handingOver handOver: (inout [UInt8]) throws -> Void) rethrows {
     guard documents.started else { return }
     perform(browser.finish())
-    editor.finish()
     collectText()
+    // The editor is moved out while its text is taken a part at a time.
+    var ended = setup.freshEditor
+    swap(&ended, &editor)
+    try ended.finish(partSize: Self.partSize) { text in
+      collect(&text)
+      if ready.count >= Self.partSize { try handOver(&ready) }
+    }
     let finished = recorder.finishDocument(
-      counts: editor.counts, named: documents.current != nil, process: finishMeasures())
+      counts: ended.counts, named: documents.current != nil,
+      process: finishMeasures(counts: ended.counts))
     plot?.finishDocument(named: documents.current?.text)
     switch output {
     case .text:
@@ -321,7 +385,6 @@ public struct EventLogFilter: ByteFilter {
     case .keystrokes:
       keystrokes?.reset()
     }
-    editor = setup.freshEditor
     mode = setup.startMode
     pending.shift = false
     pending.literal = false

@@ -120,6 +120,14 @@ public struct IDFXLogFilter: ByteFilter {
     events.finishReplay(into: &output)
   }
 
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+    release()
+    try events.finishReplay(into: &output, handingOver: take)
+  }
+
   private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
     guard !stopped else { return }
     let (items, failure) = reader.read(chunk, isFinal: isFinal)

@@ -85,6 +85,13 @@ public struct TranslogLogFilter: ByteFilter {
     events.finishReplay(into: &output)
   }
 
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+    try events.finishReplay(into: &output, handingOver: take)
+  }
+
   private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
     guard !place.stopped else { return }
     let (items, failure) = reader.read(chunk, isFinal: isFinal)

@@ -56,6 +56,15 @@ package struct NormalizingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     try finish(into: &output) { inner, composed in try inner.finish(into: &composed) }
   }
 
+  /// Without a normalizer, the inner filter's own handing over; with one,
+  /// through `output`, as ``finish(into:)`` does.
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    guard normalize != nil else { return try inner.finish(into: &output, handingOver: take) }
+    try finish(into: &output)
+  }
+
   package mutating func endPiece(into output: inout [UInt8]) throws {
     try finish(into: &output) { inner, composed in try inner.endPiece(into: &composed) }
   }

@@ -41,6 +41,14 @@ package protocol ByteFilter: StreamingFilter {
   ) throws
   /// Ends the input: writes whatever the filter still holds.
   mutating func finish(into output: inout [UInt8]) throws
+  /// Ends the input as ``finish(into:)`` does, but may hand storage to
+  /// `take` as ``process(_:into:handingOver:)`` does, when `output` is
+  /// empty: a filter that ends holding much (an event log's document, its
+  /// whole text) so writes it a part at a time. ``finish(into:)`` unless a
+  /// filter says otherwise (a wrapper forwards it only where it says so).
+  mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws
   /// Called instead of ``finish(into:)`` when the input goes on in a piece
   /// that another filter, begun with ``beginPiece(named:resumingAt:)``,
   /// read (and ``ParallelFilterRunner``'s `continues` check accepted): the
@@ -95,6 +103,12 @@ extension ByteFilter {
   package var resumePoint: ResumePoint? { nil }
 
   package mutating func endPiece(into output: inout [UInt8]) throws {
+    try finish(into: &output)
+  }
+
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
     try finish(into: &output)
   }
 

@@ -84,7 +84,11 @@ package struct FilterRunner: Sendable {
           outcome = .completedSkippingInputs
         }
       }
-      try filter.finish(into: &output)
+      // A filter that ends holding much hands it over a part at a time.
+      try filter.finish(into: &output) { sink in
+        try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+        return false
+      }
       try write(&output)
     } catch let error as StreamError {
       if error != .brokenPipe { report(error.description) }

@@ -86,4 +86,10 @@ package struct ErrorLoggingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     log.beginInput()
     inner.beginPiece(named: name, resumingAt: point)
   }
+
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    try inner.finish(into: &output, handingOver: take)
+  }
 }

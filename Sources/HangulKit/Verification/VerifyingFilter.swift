@@ -105,6 +105,15 @@ package struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     try process(chunk, into: &output)
   }
 
+  /// Without a verifier, the inner filter's own handing over; with one,
+  /// through `output` (the check reads it).
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    guard verifier != nil else { return try inner.finish(into: &output, handingOver: take) }
+    try finish(into: &output)
+  }
+
   package mutating func finish(into output: inout [UInt8]) throws {
     guard verifier != nil else { return try inner.finish(into: &output) }
     let start = output.count
