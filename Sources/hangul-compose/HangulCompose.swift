@@ -353,55 +353,45 @@ struct HangulCompose: ParsableCommand {
     )
     let counts = stats
     let (pauseThreshold, keystrokesFormat, plots) = (pause, keystrokesFormat.format, plot != nil)
+    let targets: TargetLines?
+    do {
+      targets = try target.map(TargetLines.init)
+    } catch {
+      diagnostics.report("--target \(error)")
+      throw ExitCode(66)
+    }
+    // Every format replays through the same editor (hangul-keylog(5)).
+    let makeEvents = {
+      (report: @escaping (PositionedError) -> Void, warn: @escaping (PositionedError) -> Void)
+      in
+      EventLogFilter(
+        keys: keys, keyboard: keyboard, options: options,
+        maximumLineLength: maximumLineLength, startMode: startMode,
+        output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
+        pauseThreshold: pauseThreshold, targets: targets.map { lines in { lines.next() } },
+        keystrokesFormat: keystrokesFormat, plots: plots, delimitedFormat: format.delimited,
+        report: report, warn: warn)
+    }
+    // An XML or delimited log is one whole (its header, its root): one thread.
     switch format {
     case .idfx:
       return try replay(jobs: 1) { report, warn in
         IDFXLogFilter(
-          keys: keys, keyboard: keyboard, options: options,
-          maximumLineLength: maximumLineLength, startMode: startMode, output: output,
-          includesStatistics: counts, multitapTimeout: multitapTimeout,
-          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
+          replaying: makeEvents(report, warn), maximumLineLength: maximumLineLength,
           report: report, warn: warn)
       }
     case .translog:
       return try replay(jobs: 1) { report, warn in
-        TranslogLogFilter(
-          keys: keys, keyboard: keyboard, options: options,
-          maximumLineLength: maximumLineLength, startMode: startMode, output: output,
-          includesStatistics: counts, multitapTimeout: multitapTimeout,
-          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
-          report: report, warn: warn)
+        TranslogLogFilter(replaying: makeEvents(report, warn), report: report, warn: warn)
       }
     case .snapshots, .aalto, .lwp:
-      // A delimited log's records need its header line: one thread.
-      return try replay(jobs: 1) { report, warn in
-        EventLogFilter(
-          keys: keys, keyboard: keyboard, options: options,
-          maximumLineLength: maximumLineLength, startMode: startMode,
-          output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
-          pauseThreshold: pauseThreshold, keystrokesFormat: keystrokesFormat, plots: plots,
-          delimitedFormat: format.delimited, report: report, warn: warn)
-      }
+      return try replay(jobs: 1, makeReplayer: makeEvents)
     default:
-      let targets: TargetLines?
-      do {
-        targets = try target.map(TargetLines.init)
-      } catch {
-        diagnostics.report("--target \(error)")
-        throw ExitCode(66)
-      }
       // Keys are numbered in input order, targets taken in document order: one thread.
       let oneThread = output == .keystrokes || targets != nil
       var runner = input.parallelRunner(files, jobs: oneThread ? 1 : jobs.jobs)
       runner.documentKey = { EventLogFilter.documentKey(ofLine: $0) }
-      return try replay(runner: runner) { report, warn in
-        EventLogFilter(
-          keys: keys, keyboard: keyboard, options: options,
-          maximumLineLength: maximumLineLength, startMode: startMode,
-          output: output, includesStatistics: counts, multitapTimeout: multitapTimeout,
-          pauseThreshold: pauseThreshold, targets: targets.map { lines in { lines.next() } },
-          keystrokesFormat: keystrokesFormat, plots: plots, report: report, warn: warn)
-      }
+      return try replay(runner: runner, makeReplayer: makeEvents)
     }
   }
 

@@ -57,7 +57,7 @@ struct DocumentHandOverTests {
     let run = Self.bothWays(
       log,
       {
-        var filter = TranslogLogFilter { _ in }
+        var filter = TranslogLogFilter(replaying: EventLogFilter { _ in }) { _ in }
         filter.beginInput(named: "log.xml")
         return filter
       }, keepsParts: keepsParts)

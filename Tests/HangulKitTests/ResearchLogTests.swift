@@ -37,13 +37,17 @@ struct ResearchLogTests {
     switch format {
     case .idfx:
       var filter = IDFXLogFilter(
-        output: output, includesStatistics: true, report: report, warn: warn)
+        replaying: EventLogFilter(
+          output: output, includesStatistics: true, report: report, warn: warn),
+        report: report, warn: warn)
       filter.beginInput(named: "log.idfx")
       feed(bytes, block: block, to: &filter, into: &written)
       statistics = filter.statistics
     case .translog:
       var filter = TranslogLogFilter(
-        output: output, includesStatistics: true, report: report, warn: warn)
+        replaying: EventLogFilter(
+          output: output, includesStatistics: true, report: report, warn: warn),
+        report: report, warn: warn)
       filter.beginInput(named: "log.xml")
       feed(bytes, block: block, to: &filter, into: &written)
       statistics = filter.statistics
@@ -226,7 +230,10 @@ struct ResearchLogTests {
   @Test("an element's text longer than --max-line (at least 4 KiB) is an error at its event")
   func longElement() throws {
     var errors: [PositionedError] = []
-    var filter = IDFXLogFilter(maximumLineLength: 16, report: { errors.append($0) })
+    let report: (PositionedError) -> Void = { errors.append($0) }
+    var filter = IDFXLogFilter(
+      replaying: EventLogFilter(maximumLineLength: 16, report: report), maximumLineLength: 16,
+      report: report)
     filter.beginInput(named: "log.idfx")
     let pasted = String(repeating: "가", count: 2000)
     let log = Self.idfx([("VK_V", pasted, nil), ("VK_R", "r", nil)])

@@ -128,7 +128,9 @@ package struct DocumentEditor: Sendable {
     if current.headBytes + context.commitUTF8.count <= maximumLineLength {
       // No flush can come in between: the bytes (whole scalars, as the
       // context commits them) go in as they are.
-      cursorColumn += current.pushHead(utf8: context.commitUTF8)
+      let added = current.pushHead(utf8: context.commitUTF8)
+      cursorColumn += added
+      counts.charactersCommitted += added
       return
     }
     var bytes = context.commitUTF8.makeIterator()

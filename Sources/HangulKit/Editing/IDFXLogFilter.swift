@@ -10,7 +10,7 @@
 /// `after`) is text already there. `mouse` and `focus` commit the syllable.
 /// Other event types are warned about once each and skipped.
 ///
-///     var filter = IDFXLogFilter(report: { print($0) })
+///     var filter = IDFXLogFilter(replaying: EventLogFilter(report: { print($0) }), report: { print($0) })
 ///     try filter.filtered(Array(idfx.utf8))   // the text the keys typed, then "\n"
 ///
 /// The XML is parsed block by block (``XMLEventReader``): memory is bounded
@@ -66,21 +66,17 @@ public struct IDFXLogFilter: ByteFilter {
     "key", "value", "startTime", "position", "start", "end", "newtext", "before", "after",
   ]
 
+  /// Reads IDFX logs and replays their keys through `events` (made with
+  /// the keyboard, options and outputs wanted); XML errors go to `report`,
+  /// unknown event types and keys to `warn`, each once; an element's text
+  /// is kept up to `maximumLineLength` bytes (at least 4 KiB).
   public init(
-    keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
-    options: ComposerOptions = ComposerOptions(),
+    replaying events: EventLogFilter,
     maximumLineLength: Int = EditingDefaults.maximumLineLength,
-    startMode: InputMode = .korean, output: EventLogFilter.Output = .text,
-    includesStatistics: Bool = false, multitapTimeout: Double? = nil,
-    pauseThreshold: Double = 2000, keystrokesFormat: KeystrokesFormat = .jsonl,
-    plots: Bool = false, report: @escaping (PositionedError) -> Void,
+    report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
-    events = EventLogFilter(
-      keys: keys, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
-      startMode: startMode, output: output, includesStatistics: includesStatistics,
-      multitapTimeout: multitapTimeout, pauseThreshold: pauseThreshold,
-      keystrokesFormat: keystrokesFormat, plots: plots, report: report, warn: warn)
+    self.events = events
     reader = XMLEventReader(textLimit: max(maximumLineLength, 4096))
     reader.keepsText = { Self.fieldNames.contains($0) }
     self.report = report

@@ -13,7 +13,7 @@
 /// `<Interface>`, `<Eye>` and `<Fix>` type nothing. Other types and
 /// elements are warned about once each and skipped.
 ///
-///     var filter = TranslogLogFilter(report: { print($0) })
+///     var filter = TranslogLogFilter(replaying: EventLogFilter(report: { print($0) }), report: { print($0) })
 ///     try filter.filtered(Array(log.utf8))   // the text, then "\n"
 ///
 /// Memory: the document and one element's attributes; time O(n).
@@ -37,21 +37,15 @@ public struct TranslogLogFilter: ByteFilter {
   private var expectedCursor: Int?
   private var warned: Set<String> = []
 
+  /// Reads Translog-II logs and replays their keys through `events` (made
+  /// with the keyboard, options and outputs wanted); XML errors go to
+  /// `report`, unknown types and elements to `warn`, each once.
   public init(
-    keys: KeyEncoding = .jamo, keyboard: Keyboard = .twoSet,
-    options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = EditingDefaults.maximumLineLength,
-    startMode: InputMode = .korean, output: EventLogFilter.Output = .text,
-    includesStatistics: Bool = false, multitapTimeout: Double? = nil,
-    pauseThreshold: Double = 2000, keystrokesFormat: KeystrokesFormat = .jsonl,
-    plots: Bool = false, report: @escaping (PositionedError) -> Void,
+    replaying events: EventLogFilter,
+    report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
-    events = EventLogFilter(
-      keys: keys, keyboard: keyboard, options: options, maximumLineLength: maximumLineLength,
-      startMode: startMode, output: output, includesStatistics: includesStatistics,
-      multitapTimeout: multitapTimeout, pauseThreshold: pauseThreshold,
-      keystrokesFormat: keystrokesFormat, plots: plots, report: report, warn: warn)
+    self.events = events
     self.report = report
     self.warn = warn
   }
