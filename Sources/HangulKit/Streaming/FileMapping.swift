@@ -30,10 +30,13 @@ struct FileMapping {
   /// (the caller reads the range instead). `sequential` tells the kernel to
   /// read ahead.
   ///
-  /// - Complexity: O(1); pages are read when first touched.
+  /// - Complexity: O(1); pages are read when first touched. (Not
+  ///   MAP_POPULATE: with `--jobs`, one thread's populating holds the
+  ///   address space's lock that another's munmap waits for; faults take
+  ///   only the mapping's own lock. NFD → NFC of 1 GB with `--jobs 2`: 426
+  ///   against 419 ms, median of 15.)
   init?(
-    descriptor: Int32, range: Range<Int>, name: String, sequential: Bool = false,
-    populated: Bool = false
+    descriptor: Int32, range: Range<Int>, name: String, sequential: Bool = false
   ) {
     guard !range.isEmpty, range.lowerBound >= 0 else { return nil }
     let page = Self.pageSize
@@ -41,7 +44,7 @@ struct FileMapping {
     let length = range.upperBound - start
     guard
       let mapping = SystemCalls.mapReadOnly(
-        descriptor, length: length, offset: start, populated: populated)
+        descriptor, length: length, offset: start)
     else { return nil }
     if sequential { SystemCalls.adviseSequential(mapping, length: length) }
     self.mapping = mapping

@@ -101,7 +101,7 @@ final class Piece<Filter: ByteFilter>: @unchecked Sendable {
     if !inputIsRead {
       if mapping,
         let mapped = FileMapping(
-          descriptor: file.descriptor, range: range, name: file.path, populated: true)
+          descriptor: file.descriptor, range: range, name: file.path)
       {
         defer { mapped.unmap() }
         return try body(mapped.bytes, true)

@@ -220,13 +220,11 @@ enum SystemCalls {
   // MARK: - Memory mappings
 
   /// mmap(2) of `length` bytes of a file from `offset` (a multiple of
-  /// ``pageSize``), read-only and private; `populated` reads them all in
-  /// at once (MAP_POPULATE). `nil` when mapping fails.
+  /// ``pageSize``), read-only and private. `nil` when mapping fails.
   static func mapReadOnly(
-    _ descriptor: Int32, length: Int, offset: Int, populated: Bool
+    _ descriptor: Int32, length: Int, offset: Int
   ) -> UnsafeMutableRawPointer? {
-    let flags = MAP_PRIVATE | (populated ? MAP_POPULATE : 0)
-    guard let mapping = mmap(nil, length, PROT_READ, flags, descriptor, off_t(offset)),
+    guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, off_t(offset)),
       mapping != MAP_FAILED
     else { return nil }
     return mapping
