@@ -190,7 +190,9 @@ public struct IDFXLogFilter: ByteFilter {
     case "keyboard":
       let name = event.fields["key"]?.trimmingXMLSpace ?? ""
       let recorded = EventLogFilter.loggedKey(name, time: recordedTime)
-      switch VirtualKey.meaning(of: name, value: event.fields["value"] ?? "", in: events.mode) {
+      switch VirtualKey.meaning(
+        of: name, value: event.fields["value"] ?? "", in: events.typing.mode)
+      {
       case .action(let action):
         var deletes = false
         if case .named(let named) = action { deletes = named == .backspace || named == .delete }
@@ -299,7 +301,8 @@ public struct IDFXLogFilter: ByteFilter {
     held = nil
     follow(key.position)
     events.perform(key.steps, of: key.recorded, at: key.time)
-    expectedPosition = events.mode == .english ? Self.advanced(key.position, by: key.steps) : nil
+    expectedPosition =
+      events.typing.mode == .english ? Self.advanced(key.position, by: key.steps) : nil
   }
 
   private mutating func warnOnce(_ key: String, _ message: String, at event: Event) {
