@@ -65,17 +65,22 @@ let package = Package(
     .executableTarget(
       name: "hangul-wrongmode", dependencies: commandLine + ["HangulWrongMode"],
       linkerSettings: staticRuntime),
-    .testTarget(name: "HangulInputTests", dependencies: ["HangulInput"], exclude: ["Fixtures"]),
+    // What every test target shares (one seeded random generator), not a product.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
-      name: "HangulKitTests", dependencies: ["HangulKit", "HangulCommandLine"],
+      name: "HangulInputTests", dependencies: ["HangulInput", "TestSupport"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "HangulWrongModeTests", dependencies: ["HangulWrongMode"], exclude: ["Fixtures"]),
+      name: "HangulKitTests", dependencies: ["HangulKit", "HangulCommandLine", "TestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "HangulWrongModeTests", dependencies: ["HangulWrongMode", "TestSupport"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "HangulKit", "hangul-compose", "hangul-decompose", "hangul-reviews", "hangul-normalize",
-        "hangul-wrongmode",
+        "hangul-wrongmode", "TestSupport",
       ]),
   ]
 )

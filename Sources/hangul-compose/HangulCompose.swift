@@ -108,41 +108,7 @@ struct HangulCompose: ParsableCommand {
   @Flag(help: "Check every output line against ICU NFC and NFD; a disagreement exits 65.")
   var verify = false
 
-  @Flag(
-    help:
-      "Write typing statistics to standard error after the output (events: with the writing-process measures of hangul-keylog(5))."
-  )
-  var stats = false
-
-  @Option(
-    help:
-      "How --stats writes: text (aligned tables), json, or csv (one row a document, for R and pandas)."
-  )
-  var statsFormat: StatisticsFormat = .text
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "Events: an interval between keys of this many milliseconds or more is a pause (--stats, --output keystrokes).",
-      valueName: "ms"))
-  var pause: Double = 2000
-
-  @Option(
-    help: ArgumentHelp(
-      "Events --stats: the text each document should have been, one line a document in order (error rates).",
-      valueName: "file"),
-    completion: .file())
-  var target: FilePath?
-
-  @Option(help: "How --output keystrokes writes: jsonl (an object a key) or csv (a table).")
-  var keystrokesFormat: KeystrokesTable = .jsonl
-
-  @Option(
-    help: ArgumentHelp(
-      "Events: draw each document's writing process (keys, length, cursor over time; pauses, revisions) as SVG.",
-      valueName: "file.svg"),
-    completion: .file(extensions: ["svg"]))
-  var plot: FilePath?
+  @OptionGroup var measures: MeasureOptions
 
   @Option(
     help: "Events: the input mode each document starts in, korean or english (HangulMode toggles).")
@@ -174,24 +140,24 @@ struct HangulCompose: ParsableCommand {
   func validate() throws {
     if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
     if output == .keystrokes {
-      if nfc || verify || stats {
+      if nfc || verify || measures.stats {
         throw ValidationError(
           "--output keystrokes writes no text: --nfc, --verify and --stats do not apply")
       }
     }
-    guard pause >= 0, pause.isFinite else {
+    guard measures.pause >= 0, measures.pause.isFinite else {
       throw ValidationError("--pause must be a number of milliseconds, 0 or more")
     }
-    if target != nil, format != .events || !stats {
+    if measures.target != nil, format != .events || !measures.stats {
       throw ValidationError("--target needs --format events and --stats")
     }
-    if let plot {
+    if let plot = measures.plot {
       guard format != .text else {
         throw ValidationError("--plot needs a log of events, not --format text")
       }
       try OutputChecks.outputFile(plot, option: "--plot", inputs: files)
     }
-    if keystrokesFormat != .jsonl, output != .keystrokes {
+    if measures.keystrokesFormat != .jsonl, output != .keystrokes {
       throw ValidationError("--keystrokes-format applies to --output keystrokes only")
     }
     if !compose.listKeyboards { try OutputChecks.standardOutput(isNotOneOf: files) }
@@ -201,7 +167,7 @@ struct HangulCompose: ParsableCommand {
     SystemCalls.ignoreBrokenPipeSignal()
     if compose.listKeyboards { return try ComposeOptions.writeKeyboardList(diagnostics) }
     let format = try resolvedFormat()
-    if format == .text, plot != nil {
+    if format == .text, measures.plot != nil {
       throw ValidationError("--plot needs a log of events, not a text log")
     }
     if format == .text { try Self.checkTextOptions(startMode: startMode, output: output) }
@@ -225,12 +191,12 @@ struct HangulCompose: ParsableCommand {
       // Keys are numbered in input order: one thread.
       var filter = KeystrokeLogFilter(
         keys: compose.keys, keyboard: keyboard, options: options,
-        maximumLineLength: maxLine.value, format: keystrokesFormat.format)
+        maximumLineLength: maxLine.value, format: measures.keystrokesFormat.format)
       status = input.runner(files).run(&filter, report: diagnostics.report).exitStatus
     case .text:
       // A newline ends the line for good in a text log (a phone keypad's
       // presses too never reach across it), so lines can go to separate threads.
-      let (keys, maximumLineLength, counts) = (compose.keys, maxLine.value, stats)
+      let (keys, maximumLineLength, counts) = (compose.keys, maxLine.value, measures.stats)
       if automaton.rewritesCommittedText {
         // Its filter keeps the line until no press can change it.
         status = try runText {
@@ -293,7 +259,7 @@ struct HangulCompose: ParsableCommand {
 
   /// The `--stats` report as `--stats-format` writes it.
   func written(_ statistics: StatisticsReport) -> String {
-    switch statsFormat {
+    switch measures.statsFormat {
     case .text: statistics.text
     case .json: statistics.json
     case .csv: statistics.csv
@@ -340,7 +306,7 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(written(statistics)) }
+    if measures.stats { diagnostics.write(written(statistics)) }
     return tally.status(after: status, report: diagnostics.report)
   }
 
@@ -351,11 +317,13 @@ struct HangulCompose: ParsableCommand {
     let (maximumLineLength, keys, startMode, output, multitapTimeout) = (
       maxLine.value, compose.keys, startMode, output.ofEvents, multitapTimeout
     )
-    let counts = stats
-    let (pauseThreshold, keystrokesFormat, plots) = (pause, keystrokesFormat.format, plot != nil)
+    let counts = measures.stats
+    let (pauseThreshold, keystrokesFormat, plots) = (
+      measures.pause, measures.keystrokesFormat.format, measures.plot != nil
+    )
     let targets: TargetLines?
     do {
-      targets = try target.map(TargetLines.init)
+      targets = try measures.target.map(TargetLines.init)
     } catch {
       diagnostics.report("--target \(error)")
       throw ExitCode(66)
@@ -458,8 +426,10 @@ struct HangulCompose: ParsableCommand {
         tally.add(filter.inner.inner, at: place)
       }, report: diagnostics.report
     ).exitStatus
-    if stats { diagnostics.write(written(statistics)) }
-    if let plot, let drawn = statistics.plot, !writePlot(drawn, to: plot) { return 74 }
+    if measures.stats { diagnostics.write(written(statistics)) }
+    if let plot = measures.plot, let drawn = statistics.plot, !writePlot(drawn, to: plot) {
+      return 74
+    }
     let verified = tally.status(after: status, report: diagnostics.report)
     return errors.finish() > 0 && verified == 0 ? 65 : verified
   }

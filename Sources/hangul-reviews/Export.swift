@@ -43,23 +43,7 @@ extension HangulReviews {
     )
     var to: ReviewExportFilter.Shape = .jsonl
 
-    @Option(
-      help: ArgumentHelp(
-        "With csv, tsv or sql: the member paths to write, comma-separated (user.userName).",
-        valueName: "list"))
-    var columns: String?
-
-    @Option(help: "With --to sql: write SQL for sqlite or postgresql.")
-    var dialect: SQLDialect?
-
-    @Option(help: ArgumentHelp("With --to sql: the table to create and fill.", valueName: "name"))
-    var table: String?
-
-    @Option(
-      help: ArgumentHelp(
-        "With csv, tsv or sql: a value holding U+0000 skips its record (reject) or is written with U+FFFD (replace).",
-        valueName: "policy"))
-    var nul: ReviewTableWriter.NULPolicy = .reject
+    @OptionGroup var tableOutput: TableOutputOptions
 
     @Option(
       help: ArgumentHelp(
@@ -123,36 +107,32 @@ extension HangulReviews {
     @Argument(help: "Review files to read; - is standard input.", completion: .file())
     var files: [FilePath] = []
 
-    /// The paths of --columns.
-    var columnPaths: [String]? {
-      columns.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-    }
-
     func validate() throws {
       let tabular = to.tableFormat(dialect: .sqlite) != nil
-      if !tabular, columns != nil || nul != .reject {
+      if !tabular, tableOutput.columns != nil || tableOutput.nul != .reject {
         throw ValidationError("--columns and --nul only apply with --to csv, tsv or sql")
       }
-      if to != .sql, dialect != nil || table != nil {
+      if to != .sql, tableOutput.dialect != nil || tableOutput.table != nil {
         throw ValidationError("--dialect and --table only apply with --to sql")
       }
-      if to == .sql, dialect == nil {
+      if to == .sql, tableOutput.dialect == nil {
         throw ValidationError("--to sql needs --dialect sqlite or --dialect postgresql")
       }
-      if let paths = columnPaths {
+      if let paths = tableOutput.columnPaths {
         for path in paths
         where path.isEmpty
           || path.split(separator: ".").count
             != path.split(separator: ".", omittingEmptySubsequences: false).count
         {
           throw ValidationError(
-            "--columns '\(columns ?? "")' has an empty column or member name; write paths like _id,user.userName"
+            "--columns '\(tableOutput.columns ?? "")' has an empty column or member name; write paths like _id,user.userName"
           )
         }
       }
-      if table?.isEmpty == true { throw ValidationError("--table needs a name") }
-      if dialect == .postgresql {
-        for name in (columnPaths ?? []) + [table ?? ""] where name.utf8.count > 63 {
+      if tableOutput.table?.isEmpty == true { throw ValidationError("--table needs a name") }
+      if tableOutput.dialect == .postgresql {
+        for name in (tableOutput.columnPaths ?? []) + [tableOutput.table ?? ""]
+        where name.utf8.count > 63 {
           throw ValidationError(
             "'\(name)' is longer than the 63 bytes PostgreSQL keeps of a name; use a shorter one")
         }
@@ -215,14 +195,15 @@ extension HangulReviews {
         relative = RelativeTime(now: instant, timeZone: zone, style: style)
       }
       var tableWriter: ReviewTableWriter?
-      if let format = to.tableFormat(dialect: dialect ?? .sqlite) {
+      if let format = to.tableFormat(dialect: tableOutput.dialect ?? .sqlite) {
         // With --columns, the search columns it does not name come after its own.
         let searchColumns = searchKeys.map { $0.columnName(for: contentField) }
         tableWriter = ReviewTableWriter(
           format: format,
-          columns: columnPaths.map { paths in paths + searchColumns.filter { !paths.contains($0) }
+          columns: tableOutput.columnPaths.map { paths in
+            paths + searchColumns.filter { !paths.contains($0) }
           },
-          table: table ?? "reviews", nul: nul)
+          table: tableOutput.table ?? "reviews", nul: tableOutput.nul)
       }
       var filter = ReviewExportFilter(
         to: to, table: tableWriter, decompose: decompose, plainKeys: plain, search: searchKeys,
@@ -237,7 +218,8 @@ extension HangulReviews {
           recordSummary(
             read: filter.recordsExported + filter.recordsSkipped,
             ("exported", filter.recordsExported), ("skipped", filter.recordsSkipped))
-            + (nul == .replace ? ", U+0000 replaced in \(count(filter.valuesWithNULReplaced))" : "")
+            + (tableOutput.nul == .replace
+              ? ", U+0000 replaced in \(count(filter.valuesWithNULReplaced))" : "")
         )
       }
       if status != 0 { throw ExitCode(status) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The writing-process measures of `--stats json` (hangul-keylog(5),
@@ -11,28 +12,14 @@ import Testing
 struct MeasuresPropertyTests {
   let compose = Executable("hangul-compose")
 
-  /// SplitMix64, so a failure reproduces.
-  struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-  }
-
   /// One document's keys: (key, time).
-  static func document(_ random: inout Generator, startingAt start: Int) -> [(String, Int)] {
+  static func document(_ random: inout SeededGenerator, startingAt start: Int) -> [(String, Int)] {
     let initials = Array("ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ").map(String.init)
     let vowels = Array("ㅏㅓㅗㅜㅡㅣㅐㅔ").map(String.init)
     let finals = Array("ㄱㄴㄹㅁㅂㅅㅇ").map(String.init)
     var keys: [(String, Int)] = []
     var time = start
-    func press(_ key: String, _ random: inout Generator) {
+    func press(_ key: String, _ random: inout SeededGenerator) {
       if !keys.isEmpty {
         if random.chance(2) {
           time += 2000
@@ -151,7 +138,7 @@ struct MeasuresPropertyTests {
   @Test("on 1,000 generated documents, --stats json equals the measures of --output keystrokes")
   func agree() throws {
     let count = longRuns ? 1000 : 200
-    var random = Generator(state: 29)
+    var random = SeededGenerator(seed: 29)
     var lines: [String] = []
     var documents: [[(String, Int)]] = []
     for number in 0..<count {

@@ -1,5 +1,6 @@
 import Foundation
 import HangulInput
+import TestSupport
 import Testing
 
 /// The input context's contract beyond libhangul's keyboards: the example of
@@ -292,11 +293,11 @@ struct InputContextTests {
     "a restored state goes on as the context it was taken from",
     arguments: ["2", "2y", "3f", "ro", "ahn", "cheonjiin", "naratgeul", "sky2"])
   func restoredStates(id: String) throws {
-    var generator = SplitMix(seed: 27)
+    var generator = SeededGenerator(seed: 27)
     let keyboard = try #require(Keyboard(builtIn: id))
     let keys = keyboard.layout.mappedKeys
     for _ in 0..<200 {
-      let typed = (0..<12).map { _ in InputKey(ascii: keys[generator.next(keys.count)]) }
+      let typed = (0..<12).map { _ in InputKey(ascii: keys[generator.below(keys.count)]) }
       var original = HangulInputContext(keyboard: keyboard)
       var states: [HangulInputContext.State] = []
       var outcomes: [Step] = []
@@ -308,7 +309,7 @@ struct InputContextTests {
             delete: original.deleteCount, commit: original.commitString,
             preedit: original.preeditString))
       }
-      let from = generator.next(typed.count)
+      let from = generator.below(typed.count)
       var restored = HangulInputContext(keyboard: keyboard)
       restored.restore(states[from])
       for (index, key) in typed.enumerated().dropFirst(from) {
@@ -320,24 +321,6 @@ struct InputContextTests {
         #expect(restored.state == states[safe: index + 1] ?? original.state)
       }
     }
-  }
-}
-
-/// A small deterministic random number generator for the tests.
-struct SplitMix {
-  var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  /// A number in 0 ..< `bound`.
-  mutating func next(_ bound: Int) -> Int {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((value ^ (value >> 31)) % UInt64(bound))
   }
 }
 

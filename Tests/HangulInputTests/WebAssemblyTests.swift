@@ -1,5 +1,6 @@
 import Foundation
 import HangulInput
+import TestSupport
 import Testing
 
 /// The WebAssembly build agrees with the native one: tools/embedded/build.sh
@@ -54,12 +55,12 @@ struct WebAssemblyTests {
         runs.append(Run(keyboard: id, flags: flags, timeout: -1, strings: strings))
       }
     }
-    var generator = SplitMix(seed: 5)
+    var generator = SeededGenerator(seed: 5)
     let presses = Array("1234567890*#1234567890*#ㄱㅋㆍㅏ\u{8}\u{8} a".unicodeScalars)
     let keypadStrings = (0..<count).map { _ in
       String(
         String.UnicodeScalarView(
-          (0..<(1 + generator.next(20))).map { _ in presses[generator.next(presses.count)] }))
+          (0..<(1 + generator.below(20))).map { _ in presses[generator.below(presses.count)] }))
     }
     for id in ["cheonjiin", "naratgeul", "sky2"] {
       for timeout in [-1.0, 500] {

@@ -163,6 +163,31 @@ struct DelimitedResearchLogTests {
       ])
   }
 
+  /// A number field's padding is the spaces at its ends, whatever follows
+  /// or goes before them: a combining mark after a space, or a prepended
+  /// mark before one, makes one `Character` of the two, which trimming by
+  /// `Character` would keep (and quote so in an error message).
+  @Test(
+    "a field is trimmed of the spaces at its ends, by code point",
+    arguments: [
+      (" 12 ", "12"), ("12", "12"), ("   ", ""), ("", ""), (" \u{301}12", "\u{301}12"),
+      ("12\u{600} ", "12\u{600}"), ("\u{1100}\u{1161} \u{1100}  ", "\u{1100}\u{1161} \u{1100}"),
+    ])
+  func trimmingSpaces(field: String, trimmed: String) {
+    #expect(Array(field.trimmingSpaces().unicodeScalars) == Array(trimmed.unicodeScalars))
+  }
+
+  @Test("a KEYCODE quoted in an error keeps a combining mark but not the space under it")
+  func keyCodeWithMark() {
+    let result = SnapshotLogTests.run(
+      Self.aalto([("r", 82)]).replacingOccurrences(of: "\t82\n", with: "\t \u{301}82\n"),
+      format: .aalto)
+    #expect(
+      result.errors.map(\.description) == [
+        "log.tsv:2:21: KEYCODE must be a JavaScript keyCode (a whole number), not \"\u{301}82\""
+      ])
+  }
+
   /// Random Korean lines (``BrowserGeneratorTests/lines()``) typed as
   /// 2-set keys with slips and Backspaces, written in each format, replay to
   /// what the input method showed.

@@ -73,6 +73,17 @@ struct ResearchLogTests {
     try String(contentsOf: repository.appendingPathComponent("samples/\(name)"), encoding: .utf8)
   }
 
+  /// A log file is one whole: asked as the parallel runner asks (through
+  /// ``ByteFilter``), the filter of one never continues another's piece
+  /// (``EventLogReplaying`` answers, not ``ByteFilter``'s default `true`).
+  @Test("an XML log's filter never continues another's piece")
+  func neverContinued() {
+    func continues<Filter: ByteFilter>(_ filter: Filter) -> Bool { filter.isContinued(by: filter) }
+    let events = EventLogFilter(report: { _ in })
+    #expect(!continues(IDFXLogFilter(replaying: events, report: { _ in })))
+    #expect(!continues(TranslogLogFilter(replaying: events, report: { _ in })))
+  }
+
   // MARK: Samples
 
   @Test(

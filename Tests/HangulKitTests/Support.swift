@@ -1,5 +1,6 @@
 import Foundation
 import HangulKit
+import TestSupport
 import Testing
 
 /// Composes a whole text with the text-format filter.
@@ -36,18 +37,9 @@ func keys(of syllable: HangulSyllable) -> [Jamo] {
   syllable.initial.keys + syllable.vowel.keys + (syllable.final?.keys ?? [])
 }
 
-/// A small deterministic random generator (SplitMix64), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator of every test target, named here once so that the
+/// suites of this target need not each import TestSupport.
+typealias SeededGenerator = TestSupport.SeededGenerator
 
 /// Expects two byte strings to be equal; on failure, reports the first
 /// difference with a little context instead of both arrays whole.

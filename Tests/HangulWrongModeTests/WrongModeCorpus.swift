@@ -1,6 +1,7 @@
 import Foundation
 import HangulKit
 import HangulWrongMode
+import TestSupport
 
 /// A labelled corpus for the wrong-mode filter: real Korean prose and English
 /// text with random spans of words retyped in the wrong mode, and URLs, code
@@ -91,7 +92,7 @@ struct WrongModeCorpus {
   /// Builds `count` lines from the sources with the random number generator seeded by `seed`.
   init(count: Int, seed: UInt64, typing: WrongModeTyping) throws {
     var typing = typing
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let korean = try Self.koreanLines()
     let english = try Self.englishLines()
     let words = Self.dictionaryWords()
@@ -210,20 +211,6 @@ struct WrongModeCorpus {
       }
     }
     return (scores, wrong, labels.filter { !matched.contains($0) })
-  }
-}
-
-/// A small, fast, seeded random number generator (SplitMix64), so that a
-/// corpus is the same on every machine.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

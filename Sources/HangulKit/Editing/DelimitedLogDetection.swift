@@ -30,24 +30,13 @@ extension DelimitedLogFormat {
     let delimiter: UInt8 = bytes.contains(0x09) ? 0x09 : 0x2C
     let names = bytes.split(separator: delimiter, omittingEmptySubsequences: false).map {
       var name = String(decoding: $0, as: UTF8.self)
-      name = name.trimmingSpaces
+      name = name.trimmingSpaces()
       if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
         name = String(name.dropFirst().dropLast())
       }
       return name
     }
     return names.count >= 2 ? (names, delimiter) : nil
-  }
-}
-
-extension String {
-  /// The string without spaces at either end.
-  fileprivate var trimmingSpaces: String {
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { $0 != " " }),
-      let last = scalars.lastIndex(where: { $0 != " " })
-    else { return "" }
-    return String(scalars[first...last])
   }
 }
 

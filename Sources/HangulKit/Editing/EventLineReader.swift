@@ -57,8 +57,6 @@ struct EventLineReader {
 
   /// The index in ``usedNames`` of the first member only browser events use.
   static let browserNamesStart = 6
-  /// A browser event's member that was longer than ``limit``, not kept.
-  private var overlong: Rejection?
 
   /// The most bytes of one kept value (a string decoded to UTF-8, a number as spelled).
   let limit: Int
@@ -73,17 +71,10 @@ struct EventLineReader {
   private var lineStarted = false
   private var byteOrderMarkRead = 0
   var token = TokenState()
-  private var members: [Member] = []
-  /// Which of ``usedNames`` were seen (only the first of each is kept).
-  private var seenNames: UInt16 = 0
-  /// The member whose value comes next, an index into ``usedNames``, when it is kept.
-  private var keptName: Int?
-  private var name: [UInt8] = []
-  /// The value being kept, and where it starts.
+  /// What the line's object keeps of its members so far.
+  private var kept = KeptMembers()
+  /// The value being kept (``KeptMembers/valueColumn`` says where it starts).
   var held: [UInt8] = []
-  private var valueColumn = 0
-  private var valueLine = 0
-  private var objectColumn = 0
   /// Where the event at hand stands across lines (pretty-printed JSON).
   var span = EventLineSpan()
   var rejection: Rejection?
@@ -98,31 +89,6 @@ struct EventLineReader {
     case lineStart, afterOpen, memberName, colon, value, afterMember
     case arrayStart, afterElement, afterObject, skipping
     case string, number, literal
-  }
-
-  /// The state of the token being read.
-  struct TokenState {
-    /// Whether the string is a member name.
-    var isName = false
-    /// Whether the string or number is kept (``held``).
-    var keeps = false
-    /// 0, or 1 after a backslash, or 2 + the hex digits read of a `\u`.
-    var escape = 0
-    var unit: UInt32 = 0
-    /// A high surrogate waiting for its low one, and whether its `\` came.
-    var highSurrogate: UInt32?
-    var surrogateBackslash = false
-    var backslashColumn = 0
-    /// Continuation bytes still expected, the range of the next, and
-    /// the column of the sequence.
-    var continuation = 0
-    var lowest: UInt8 = 0x80
-    var highest: UInt8 = 0xBF
-    var sequenceColumn = 0
-    var number = NumberStage.start
-    var literal: [UInt8] = []
-    var literalRead = 0
-    var literalColumn = 0
   }
 
   /// Whether part of a line has been read (a byte order mark's first bytes too).
@@ -196,7 +162,7 @@ struct EventLineReader {
     defer { startLine() }
     if rejection != nil { return .rejected }
     if phase == .lineStart { return .blank }
-    return .event(members: members, column: objectColumn)
+    return .event(members: kept.members, column: kept.objectColumn)
   }
 
   /// Ends the line at hand as a newline would (the input ended).
@@ -243,7 +209,9 @@ struct EventLineReader {
       case .lineStart, .afterObject, .skipping, .number: break
       }
     }
-    if rejection == nil, let overlong, members.contains(where: { $0.name == "type" }) {
+    if rejection == nil, let overlong = kept.overlong,
+      kept.members.contains(where: { $0.name == "type" })
+    {
       reject(overlong.message, at: overlong.column)
     }
     byteOrderMarkAllowed = false
@@ -256,13 +224,10 @@ struct EventLineReader {
     span = EventLineSpan()
     lineStarted = false
     byteOrderMarkRead = 0
-    members.removeAll(keepingCapacity: true)
-    seenNames = 0
-    keptName = nil
+    kept.removeAll()
     held.removeAll(keepingCapacity: held.capacity <= 1 << 16)
     rejection = nil
     rejectionTaken = false
-    overlong = nil
   }
 
   private mutating func reject(_ message: String, at column: Int) {
@@ -271,7 +236,7 @@ struct EventLineReader {
     span.rejectedOpen = !stack.isEmpty
     phase = .skipping
     held.removeAll()
-    members.removeAll()
+    kept.members.removeAll()
   }
 
   mutating func syntaxError(_ message: String, at column: Int) {
@@ -315,7 +280,7 @@ struct EventLineReader {
         }
         return
       }
-      objectColumn = column
+      kept.objectColumn = column
       stack.append(byte)
       phase = .afterOpen
     case .afterOpen, .memberName:
@@ -359,7 +324,7 @@ struct EventLineReader {
   /// Starts a value with `byte`, its first.
   private mutating func startValue(_ byte: UInt8) {
     let isMemberValue = stack.count == 1
-    if isMemberValue { (valueColumn, valueLine) = (column, span.linesInside) }
+    if isMemberValue { (kept.valueColumn, kept.valueLine) = (column, span.linesInside) }
     switch byte {
     case UInt8(ascii: "{"), UInt8(ascii: "["):
       guard stack.count < JSONParser.defaultMaximumDepth else {
@@ -372,7 +337,7 @@ struct EventLineReader {
       startString(isName: false)
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       phase = .number
-      token.keeps = isMemberValue && keptName != nil
+      token.keeps = isMemberValue && kept.valueName != nil
       token.number = .start
       takeInNumber(byte)
     case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
@@ -389,12 +354,12 @@ struct EventLineReader {
 
   /// Keeps `value` as the member whose name came last, if it is one an event uses.
   private mutating func keep(_ value: JSONValue) {
-    guard let index = keptName else { return }
-    keptName = nil
-    members.append(
+    guard let index = kept.valueName else { return }
+    kept.valueName = nil
+    kept.members.append(
       Member(
         name: String(decoding: Self.usedNames[index], as: UTF8.self), value: value,
-        column: valueColumn, line: valueLine))
+        column: kept.valueColumn, line: kept.valueLine))
   }
 
   /// A value is complete: what may come next depends on its container.
@@ -419,12 +384,12 @@ struct EventLineReader {
   private mutating func startString(isName: Bool) {
     phase = .string
     token.isName = isName
-    token.keeps = isName ? stack.count == 1 : stack.count == 1 && keptName != nil
+    token.keeps = isName ? stack.count == 1 : stack.count == 1 && kept.valueName != nil
     token.escape = 0
     token.highSurrogate = nil
     token.surrogateBackslash = false
     token.continuation = 0
-    if isName { name.removeAll(keepingCapacity: true) }
+    if isName { kept.name.removeAll(keepingCapacity: true) }
   }
 
   /// Adds a byte of a string's decoded UTF-8 to what is kept of it.
@@ -433,7 +398,7 @@ struct EventLineReader {
     guard token.keeps else { return }
     if token.isName {
       // No used name is longer than nine bytes: a longer one is not used.
-      if name.count <= 9 { name.append(byte) }
+      if kept.name.count <= 9 { kept.name.append(byte) }
       return
     }
     guard held.count < limit else { return tooLong() }
@@ -448,18 +413,19 @@ struct EventLineReader {
   }
 
   mutating func tooLong() {
-    let member = keptName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
+    let member =
+      kept.valueName.map { String(decoding: Self.usedNames[$0], as: UTF8.self) } ?? "value"
     let message = "\"\(member)\" is longer than --max-line allows (\(limit) bytes)"
-    guard let index = keptName, index >= Self.browserNamesStart else {
-      return reject(message, at: valueColumn)
+    guard let index = kept.valueName, index >= Self.browserNamesStart else {
+      return reject(message, at: kept.valueColumn)
     }
     // A browser event's member: an error only if the line has a "type"
     // (``endLine()``); a line without one means what it did before it was read.
     token.keeps = false
-    keptName = nil
+    kept.valueName = nil
     held.removeAll()
-    if overlong == nil {
-      overlong = Rejection(message: message, column: valueColumn, line: valueLine)
+    if kept.overlong == nil {
+      kept.overlong = Rejection(message: message, column: kept.valueColumn, line: kept.valueLine)
     }
   }
 
@@ -561,12 +527,12 @@ struct EventLineReader {
   /// A member name is complete: its value is kept if an event uses it and
   /// no member before had the name.
   private mutating func endName() {
-    keptName = nil
-    if token.keeps, let index = Self.usedNames.firstIndex(of: name) {
+    kept.valueName = nil
+    if token.keeps, let index = Self.usedNames.firstIndex(of: kept.name) {
       let bit: UInt16 = 1 << index
-      if seenNames & bit == 0 {
-        seenNames |= bit
-        keptName = index
+      if kept.seenNames & bit == 0 {
+        kept.seenNames |= bit
+        kept.valueName = index
       }
     }
     phase = .colon

@@ -15,7 +15,7 @@ extension EventLogFilter {
   /// KEYCODE`, at `columns`.
   mutating func takeAaltoKeystroke(_ fields: [String], columns: [Int]) {
     guard let time = milliseconds(fields[2], named: "PRESS_TIME", at: columns[2]) else { return }
-    let keyCodeText = fields[4].trimmingCharacters(in: " ")
+    let keyCodeText = fields[4].trimmingSpaces()
     guard let keyCode = Int(keyCodeText), keyCode >= 0 else {
       return fail(
         "KEYCODE must be a JavaScript keyCode (a whole number), not \(JSONWriter.quoted(String(keyCodeText.prefix(40))))",
@@ -29,7 +29,7 @@ extension EventLogFilter {
     let action = Self.aaltoAction(keyCode: keyCode, letter: letter)
     var members = [JSONValue.Member("key", .string(letter))]
     if time != nil {
-      members.insert(JSONValue.Member("t", .number(fields[2].trimmingCharacters(in: " "))), at: 0)
+      members.insert(JSONValue.Member("t", .number(fields[2].trimmingSpaces())), at: 0)
     }
     perform([.press(action)], of: .object(members), at: time)
   }
@@ -43,7 +43,7 @@ extension EventLogFilter {
     if let named = namedKeyCodes[keyCode] { return .named(named) }
     let upper = letter.unicodeScalars.count == 1 && ("A"..."Z").contains(letter)
     if (65...90).contains(keyCode), let scalar = Unicode.Scalar(keyCode) {
-      let name = "Key" + String(Character(scalar))
+      let name = "Key" + String(scalar)
       if let code = KeyCode(name: name) { return .code(code, shifted: upper) }
     }
     if (48...57).contains(keyCode), letter.count <= 1 || letter.allSatisfy(\.isNumber),

@@ -125,7 +125,7 @@ extension EventLogFilter {
   /// A number of milliseconds from a field (`nil` when it is empty), or
   /// `.failure` (reported) when it is not one.
   mutating func milliseconds(_ field: String, named name: String, at column: Int) -> Double?? {
-    let spelling = field.trimmingCharacters(in: " ")
+    let spelling = field.trimmingSpaces()
     if spelling.isEmpty { return .some(nil) }
     guard let time = Double(spelling), time.isFinite else {
       fail(
@@ -150,7 +150,7 @@ extension EventLogFilter {
   /// The object `--output keystrokes` takes a record's time from.
   static func timed(_ time: Double?, spelled spelling: String) -> JSONValue {
     guard time != nil else { return .object([]) }
-    return .object([JSONValue.Member("t", .number(spelling.trimmingCharacters(in: " ")))])
+    return .object([JSONValue.Member("t", .number(spelling.trimmingSpaces()))])
   }
 
   /// A snapshot record: the field's text after the event (``FieldSnapshots``).
@@ -182,13 +182,23 @@ extension EventLogFilter {
 }
 
 extension String {
-  /// The string without `character` at either end.
-  func trimmingCharacters(in character: Character) -> String {
-    // Most fields have none: no new string.
-    if first != character, last != character { return self }
-    guard let first = firstIndex(where: { $0 != character }),
-      let last = lastIndex(where: { $0 != character })
+  /// The string without spaces (U+0020) at either end: the padding of a
+  /// delimited log's number fields. Trimmed by bytes, not by `Character`:
+  /// a combining mark after a space makes the two one `Character`, which
+  /// is not a space, so that space would stay.
+  ///
+  ///     " 12 ".trimmingSpaces()          // "12"
+  ///     " \u{301}12".trimmingSpaces()    // "\u{301}12"
+  ///
+  /// O(n) in the spaces; no new string when there are none.
+  func trimmingSpaces() -> String {
+    let bytes = utf8
+    // Most fields have none.
+    guard bytes.first == 0x20 || bytes.last == 0x20 else { return self }
+    guard let first = bytes.firstIndex(where: { $0 != 0x20 }),
+      let last = bytes.lastIndex(where: { $0 != 0x20 })
     else { return "" }
-    return String(self[first...last])
+    // Both ends are next to a space or at an end of the string: on scalar boundaries.
+    return String(self[first..<bytes.index(after: last)])
   }
 }

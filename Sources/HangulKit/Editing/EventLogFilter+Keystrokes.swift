@@ -16,26 +16,26 @@ extension EventLogFilter {
     case .named(let named), .code(.named(let named), _):
       deletesBefore = record(named, on: &recorder, at: time)
     case .character(let character):
-      var literal = pending.literal
+      var literal = typing.literal
       for scalar in character.unicodeScalars {
-        let typed = pending.shift ? shifted(scalar) : scalar
+        let typed = typing.shift ? shifted(scalar) : scalar
         deletesBefore = record(typed, literal: &literal, on: &recorder, at: time) || deletesBefore
       }
     case .code(.position(let plain, let upper), let shiftKey):
-      let ascii = pending.shift || shiftKey ? upper : plain
-      if mode == .korean {
+      let ascii = typing.shift || shiftKey ? upper : plain
+      if typing.mode == .korean {
         recorder.process(InputKey(ascii: ascii), text: [ascii], at: time)
       } else {
         recorder.insert([ascii])
       }
     case .code(.keypad(let scalar), _):
-      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, typing.mode == .korean, scalar.isASCII {
         recorder.process(InputKey(scalar), text: Array(String(scalar).utf8), at: time)
       } else {
         recorder.insert(Array(String(scalar).utf8))
       }
     case .phoneKey(let code):
-      if mode == .korean {
+      if typing.mode == .korean {
         recorder.process(InputKey(ascii: code), text: [code], at: time)
       } else {
         recorder.insert([code])
@@ -72,7 +72,7 @@ extension EventLogFilter {
       recorder.flush()
       return true
     case .space:
-      if mode == .korean {
+      if typing.mode == .korean {
         recorder.process(InputKey(ascii: 0x20), text: [0x20], at: time)
       } else {
         recorder.insert([0x20])
@@ -101,10 +101,10 @@ extension EventLogFilter {
     case 0x08, 0x7F: return !recorder.backspace()
     case KeyLogControl.separator.value: recorder.flush()
     case KeyLogControl.literalPrefix.value: literal = true
-    case 0x20...0x7E where mode == .korean && keys == .qwerty:
+    case 0x20...0x7E where typing.mode == .korean && keys == .qwerty:
       recorder.process(InputKey(scalar), text: text, at: time)
     default:
-      if mode == .korean, editor.keypadKey(labelled: scalar) != nil || Jamo(scalar) != nil {
+      if typing.mode == .korean, editor.keypadKey(labelled: scalar) != nil || Jamo(scalar) != nil {
         recorder.process(InputKey(scalar), text: text, at: time)
       } else {
         recorder.insert(text)

@@ -66,26 +66,6 @@ extension EventLogFilter {
     }
   }
 
-  /// The text the editor made final, and the objects of `--output
-  /// keystrokes`, so far.
-  mutating func drainReplay(into output: inout [UInt8]) {
-    drain(into: &output)
-  }
-
-  /// Ends the document at hand and writes what is left.
-  mutating func finishReplay(into output: inout [UInt8]) {
-    endDocument()
-    drain(into: &output)
-  }
-
-  /// Ends the document at hand, its text handed to `take` a part at a time
-  /// when `output` is empty (``ByteFilter/finish(into:handingOver:)``).
-  mutating func finishReplay(
-    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
-  ) throws {
-    try endDocument(into: &output, handingOver: take)
-  }
-
   /// The event object `--output keystrokes` names a logged key by: its
   /// time as `"t"`, its name as `"key"`.
   static func loggedKey(_ name: String, time: String?) -> JSONValue {
@@ -93,5 +73,83 @@ extension EventLogFilter {
     if let time { members.append(JSONValue.Member("t", .number(time))) }
     members.append(JSONValue.Member("key", .string(name)))
     return .object(members)
+  }
+}
+
+/// A research logger's XML log read as a ``ByteFilter`` (``IDFXLogFilter``,
+/// ``TranslogLogFilter``): the conforming reader only reads the log and
+/// replays its events through ``events``, which writes; what the runners
+/// ask of a filter is answered here, once for every such reader.
+package protocol EventLogReplaying: ByteFilter {
+  /// The filter the events are replayed through: the editor, the
+  /// statistics and the output, shared with `--format events`.
+  var events: EventLogFilter { get set }
+  /// Reads `chunk` of the log and replays the events it completes through
+  /// ``events``; with `isFinal` (and an empty chunk) the file ends there.
+  mutating func readLog(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool)
+}
+
+extension EventLogReplaying {
+  package var statistics: StatisticsReport { events.statistics }
+
+  /// Ends the file at hand: what the reader still holds is replayed.
+  mutating func endLog() {
+    readLog(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
+  }
+
+  /// A log file is one whole: a parallel run never cuts it.
+  public func isContinued(by next: Self) -> Bool { false }
+
+  /// Writes the text the editor made final so far (and the objects of
+  /// `--output keystrokes`).
+  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    readLog(chunk, isFinal: false)
+    events.drain(into: &output)
+  }
+
+  /// Ends the file and its document, and writes what is left.
+  public mutating func finish(into output: inout [UInt8]) {
+    endLog()
+    events.endDocument()
+    events.drain(into: &output)
+  }
+
+  /// Ends the file and its document, the text handed to `take` a part at a
+  /// time when `output` is empty (``ByteFilter/finish(into:handingOver:)``).
+  package mutating func finish(
+    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
+  ) throws {
+    endLog()
+    try events.endDocument(into: &output, handingOver: take)
+  }
+}
+
+/// Where a replayed log's problems go, at a line and column of the file at
+/// hand: XML errors and events that cannot be replayed to `report`
+/// (counted), unknown event types, elements and keys to `warn`, once each.
+struct LogProblems {
+  let report: (PositionedError) -> Void
+  let warn: (PositionedError) -> Void
+  /// The file at hand, as the messages name it.
+  var fileName = "(standard input)"
+  /// How many problems were reported.
+  private(set) var errorCount = 0
+  /// What was warned about, by a key of the warning's own.
+  private var warned: Set<String> = []
+
+  init(report: @escaping (PositionedError) -> Void, warn: @escaping (PositionedError) -> Void) {
+    self.report = report
+    self.warn = warn
+  }
+
+  mutating func fail(_ message: String, line: Int, column: Int) {
+    errorCount += 1
+    report(PositionedError(file: fileName, line: line, column: column, message: message))
+  }
+
+  /// Warns with `message` unless a warning with the same `key` came before.
+  mutating func warnOnce(_ key: String, _ message: String, line: Int, column: Int) {
+    guard warned.insert(key).inserted else { return }
+    warn(PositionedError(file: fileName, line: line, column: column, message: message))
   }
 }

@@ -19,7 +19,7 @@ extension EventLogFilter {
   /// text_change, cursor_position`, at `columns`.
   mutating func takeWritingProcessEvent(_ fields: [String], columns: [Int]) {
     guard let time = milliseconds(fields[1], named: "down_time", at: columns[1]) else { return }
-    let positionText = fields[5].trimmingCharacters(in: " ")
+    let positionText = fields[5].trimmingSpaces()
     guard let position = Int(positionText), position >= 0 else {
       return fail(
         "cursor_position must be a whole number of characters, not \(JSONWriter.quoted(String(positionText.prefix(40))))",
@@ -28,7 +28,7 @@ extension EventLogFilter {
     let (activity, key, change) = (fields[2], fields[3], fields[4])
     var members = [JSONValue.Member("key", .string(key))]
     if time != nil {
-      members.insert(JSONValue.Member("t", .number(fields[1].trimmingCharacters(in: " "))), at: 0)
+      members.insert(JSONValue.Member("t", .number(fields[1].trimmingSpaces())), at: 0)
     }
     let event = JSONValue.object(members)
     let length = change.unicodeScalars.count

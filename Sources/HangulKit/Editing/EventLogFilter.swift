@@ -38,24 +38,19 @@ public struct EventLogFilter: ByteFilter {
   }
 
   package internal(set) var editor: DocumentEditor
-  public let keys: KeyEncoding
-  public let output: Output
   /// How many lines were rejected.
   public private(set) var errorCount = 0
 
   /// What the filter was made with and does not change.
   let setup: Setup
-  var mode: InputMode
+  /// What the next key is typed under.
+  var typing: TypingState
   private var reader: EventLineReader
   /// Output ready to be written.
   var ready: [UInt8] = []
-  /// The input being read: its name, and the lines read to their end.
-  var place = (fileName: "(standard input)", lineNumber: 0)
-  /// A Shift or a literal prefix waiting for the key it applies to.
-  var pending = (shift: false, literal: false)
-  /// The last `"t"` taken, and the smallest one checked while no earlier
-  /// time was known.
-  var clock: (lastTime: Double?, earliestUnchecked: Double?) = (nil, nil)
+  /// The input being read.
+  var place = InputPlace()
+  var clock = EventClock()
   /// With ``Output/keystrokes``: the objects, from a context of its own
   /// (the editor goes on too: it knows what a Backspace deletes).
   var keystrokes: KeystrokeRecorder?
@@ -82,18 +77,16 @@ public struct EventLogFilter: ByteFilter {
     report: @escaping (PositionedError) -> Void,
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
-    self.keys = keys
     var names: [String: UInt8] = [:]
     for (key, name) in keyboard.layout.keypad.keyNames { names[name] = key }
     reader = EventLineReader(limit: max(maximumLineLength, EventLogFilter.shortestValueLimit))
-    self.output = output
     delimited = delimitedFormat.map { DelimitedLog(format: $0) }
     recorder.keepsDocuments = includesStatistics
     if plots { plot = ProcessPlot() }
     if includesStatistics || output == .keystrokes || plots {
       meter = WritingProcessMeter(pauseThreshold: pauseThreshold)
     }
-    mode = startMode
+    typing = TypingState(mode: startMode)
     let freshEditor = DocumentEditor(
       keyboard: keyboard, options: options, maximumLineLength: maximumLineLength)
     editor = freshEditor
@@ -114,11 +107,16 @@ public struct EventLogFilter: ByteFilter {
       }
     }
     setup = Setup(
-      freshEditor: freshEditor, startMode: startMode, report: report, warn: warn,
+      keys: keys, output: output, freshEditor: freshEditor, startMode: startMode,
+      report: report, warn: warn,
       shiftedJamo: shifted, keypadKeyNames: names, includesStatistics: includesStatistics,
       multitapTimeout: multitapTimeout, targets: targets)
   }
 
+  /// How the keys of `"key"` are written.
+  public var keys: KeyEncoding { setup.keys }
+  /// How each document is written.
+  public var output: Output { setup.output }
   /// Whether statistics are kept for `--stats`: each JSON document object
   /// carries its own, and ``statistics`` lists the documents. Without, the
   /// documents already written are not kept (memory does not grow with
@@ -129,6 +127,8 @@ public struct EventLogFilter: ByteFilter {
 
   /// What the filter is made with and never changes.
   struct Setup {
+    let keys: KeyEncoding
+    let output: Output
     /// An editor with nothing typed, copied for each document (its tables
     /// are shared, not built again: that took 60 µs a document), and the
     /// mode each document starts in.
@@ -146,6 +146,29 @@ public struct EventLogFilter: ByteFilter {
     let multitapTimeout: Double?
     /// `--target`: the next document's target text, one a document in order.
     let targets: (() -> String?)?
+  }
+
+  /// What the next key is typed under: the 한/영 mode, and a Shift or a
+  /// literal prefix waiting for the key it applies to. Each document starts afresh.
+  struct TypingState {
+    var mode: InputMode
+    var shift = false
+    var literal = false
+  }
+
+  /// Where in its input the line at hand is: the input's name, and the
+  /// lines read to their end.
+  struct InputPlace {
+    var fileName = "(standard input)"
+    var lineNumber = 0
+  }
+
+  /// The times of the events: the last `"t"` taken, and the smallest one
+  /// checked while no earlier time was known (what a parallel run's next
+  /// piece is held to, ``isContinued(by:)``).
+  struct EventClock {
+    var lastTime: Double?
+    var earliestUnchecked: Double?
   }
 
   /// Statistics per document (for documents with a `"doc"`, with
@@ -385,9 +408,7 @@ public struct EventLogFilter: ByteFilter {
     case .keystrokes:
       keystrokes?.reset()
     }
-    mode = setup.startMode
-    pending.shift = false
-    pending.literal = false
+    typing = TypingState(mode: setup.startMode)
     documents.started = false
     documents.objectOpened = false
     documents.lastTextByte = nil
@@ -419,34 +440,38 @@ public struct EventLogFilter: ByteFilter {
     case .named(let named):
       perform(named)
     case .character(let character):
-      let shift = pending.shift
-      pending.shift = false
+      let shift = typing.shift
+      typing.shift = false
       for scalar in character.unicodeScalars {
         type(shift ? shifted(scalar) : scalar)
       }
     case .code(.named(let named), _):
       perform(named)
     case .code(.position(let plain, let upper), let shiftKey):
-      let shift = pending.shift || shiftKey
-      pending.shift = false
+      let shift = typing.shift || shiftKey
+      typing.shift = false
       let ascii = shift ? upper : plain
-      switch mode {
+      switch typing.mode {
       case .korean: editor.typePosition(ascii)
       case .english: editor.insert(Unicode.Scalar(ascii))
       }
     case .code(.keypad(let scalar), _):
-      pending.shift = false
+      typing.shift = false
       // On a phone keypad the numeric keypad's keys are the phone's keys.
-      if editor.context.automaton.takesNumericKeypad, mode == .korean, scalar.isASCII {
+      if editor.context.automaton.takesNumericKeypad, typing.mode == .korean, scalar.isASCII {
         editor.typePosition(UInt8(scalar.value))
       } else {
         editor.insert(scalar)
       }
     case .phoneKey(let code):
-      pending.shift = false
-      if mode == .korean { editor.typePosition(code) } else { editor.insert(Unicode.Scalar(code)) }
+      typing.shift = false
+      if typing.mode == .korean {
+        editor.typePosition(code)
+      } else {
+        editor.insert(Unicode.Scalar(code))
+      }
     case .text(let phrase):
-      pending.shift = false
+      typing.shift = false
       editor.endSyllable()
       for scalar in phrase.unicodeScalars { editor.insert(scalar) }
     }
@@ -455,19 +480,19 @@ public struct EventLogFilter: ByteFilter {
   private mutating func perform(_ named: NamedKey) {
     switch named {
     case .shift:
-      pending.shift = true
+      typing.shift = true
       return
     case .process:
       return  // the input method took the key; only its "code" can say which
     default: break
     }
-    pending.shift = false
+    typing.shift = false
     switch named {
     case .backspace: editor.backspace()
     case .delete: editor.deleteForward()
     case .space:
       // A keyboard file may put something on the space bar.
-      if mode == .korean { editor.typePosition(0x20) } else { editor.insert(" ") }
+      if typing.mode == .korean { editor.typePosition(0x20) } else { editor.insert(" ") }
     case .enter: editor.insert("\n")
     case .tab: editor.insert("\t")
     case .deleteWord: editor.deleteWord()
@@ -480,7 +505,7 @@ public struct EventLogFilter: ByteFilter {
     case .end: editor.move(.lineEnd)
     case .hangulMode:
       editor.commitSyllable()
-      mode.toggle()
+      typing.mode.toggle()
     case .shift, .process: break
     }
   }
@@ -490,8 +515,8 @@ public struct EventLogFilter: ByteFilter {
   /// newline and the ``KeyLogControl`` characters act as in text logs;
   /// everything else is text.
   private mutating func type(_ scalar: Unicode.Scalar) {
-    if pending.literal {
-      pending.literal = false
+    if typing.literal {
+      typing.literal = false
       editor.insert(scalar)
       return
     }
@@ -501,13 +526,13 @@ public struct EventLogFilter: ByteFilter {
     case KeyLogControl.separator.value:
       editor.endSyllable()
     case KeyLogControl.literalPrefix.value:
-      pending.literal = true
-    case 0x20...0x7E where mode == .korean && keys == .qwerty:
+      typing.literal = true
+    case 0x20...0x7E where typing.mode == .korean && keys == .qwerty:
       editor.typePosition(UInt8(scalar.value))
     default:
-      if mode == .korean, let code = editor.keypadKey(labelled: scalar) {
+      if typing.mode == .korean, let code = editor.keypadKey(labelled: scalar) {
         editor.typePosition(code)
-      } else if mode == .korean, let jamo = Jamo(scalar) {
+      } else if typing.mode == .korean, let jamo = Jamo(scalar) {
         editor.press(jamo)
       } else {
         editor.insert(scalar)

@@ -18,15 +18,10 @@
 /// bytes an element); time O(n). Where the file stops being well-formed
 /// XML the error is reported at its line and column and the rest of the
 /// file is skipped.
-public struct IDFXLogFilter: ByteFilter {
-  /// The editor, statistics and output, shared with `--format events`.
-  var events: EventLogFilter
+public struct IDFXLogFilter: EventLogReplaying {
+  package var events: EventLogFilter
   private let reader: XMLEventReader
-  private let report: (PositionedError) -> Void
-  private let warn: (PositionedError) -> Void
-  private var fileName = "(standard input)"
-  /// How many events were rejected, and whether the file stopped being XML.
-  public private(set) var errorCount = 0
+  private var problems: LogProblems
   /// Whether a file was begun.
   private var began = false
   private var stopped = false
@@ -38,8 +33,6 @@ public struct IDFXLogFilter: ByteFilter {
   /// Where the next key's `<position>` should be if nothing moved the
   /// cursor (`nil` when not known: after a key that composes, Up, Down, Home, End).
   private var expectedPosition: Int?
-  /// The event types and keys warned about.
-  private var warned: Set<String> = []
 
   /// An `<event>` as read so far.
   private struct Event {
@@ -79,20 +72,14 @@ public struct IDFXLogFilter: ByteFilter {
     self.events = events
     reader = XMLEventReader(textLimit: max(maximumLineLength, 4096))
     reader.keepsText = { Self.fieldNames.contains($0) }
-    self.report = report
-    self.warn = warn
+    problems = LogProblems(report: report, warn: warn)
   }
-
-  package var statistics: StatisticsReport { events.statistics }
 
   public mutating func beginInput(named name: String) {
     // The file before ends here (a parallel run gives each file a filter of its own).
-    if began {
-      parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-      release()
-    }
+    if began { endLog() }
     began = true
-    fileName = name
+    problems.fileName = name
     reader.reset()
     stopped = false
     sawRoot = false
@@ -102,34 +89,14 @@ public struct IDFXLogFilter: ByteFilter {
     events.beginLogDocument(named: name)
   }
 
-  /// A log file is one whole: a parallel run never cuts it.
-  public func isContinued(by next: IDFXLogFilter) -> Bool { false }
-
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    parse(chunk, isFinal: false)
-    events.drainReplay(into: &output)
-  }
-
-  public mutating func finish(into output: inout [UInt8]) {
-    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-    release()
-    events.finishReplay(into: &output)
-  }
-
-  package mutating func finish(
-    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
-  ) throws {
-    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-    release()
-    try events.finishReplay(into: &output, handingOver: take)
-  }
-
-  private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
+  package mutating func readLog(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
+    // A key held for the event after it is typed when the file ends.
+    defer { if isFinal { release() } }
     guard !stopped else { return }
     let (items, failure) = reader.read(chunk, isFinal: isFinal)
     for item in items where !stopped { take(item) }
     if let failure, !stopped {
-      fail(failure.message, line: failure.line, column: failure.column)
+      problems.fail(failure.message, line: failure.line, column: failure.column)
       stopped = true
     }
   }
@@ -140,7 +107,7 @@ public struct IDFXLogFilter: ByteFilter {
       guard sawRoot else {
         sawRoot = true
         if name != "log" {
-          fail(
+          problems.fail(
             "not an Inputlog IDFX log: the root element is <\(name)>, not <log> (see hangul-keylog(5))",
             line: line, column: column)
           stopped = true
@@ -157,7 +124,7 @@ public struct IDFXLogFilter: ByteFilter {
         if !current.rejected { take(current) }
       } else if Self.fieldNames.contains(name) {
         guard let text else {
-          fail(
+          problems.fail(
             "<\(name)> is longer than \(reader.textLimit) bytes (see --max-line)",
             line: current.line, column: current.column)
           current.rejected = true
@@ -190,7 +157,9 @@ public struct IDFXLogFilter: ByteFilter {
     case "keyboard":
       let name = event.fields["key"]?.trimmingXMLSpace ?? ""
       let recorded = EventLogFilter.loggedKey(name, time: recordedTime)
-      switch VirtualKey.meaning(of: name, value: event.fields["value"] ?? "", in: events.mode) {
+      switch VirtualKey.meaning(
+        of: name, value: event.fields["value"] ?? "", in: events.typing.mode)
+      {
       case .action(let action):
         var deletes = false
         if case .named(let named) = action { deletes = named == .backspace || named == .delete }
@@ -299,21 +268,19 @@ public struct IDFXLogFilter: ByteFilter {
     held = nil
     follow(key.position)
     events.perform(key.steps, of: key.recorded, at: key.time)
-    expectedPosition = events.mode == .english ? Self.advanced(key.position, by: key.steps) : nil
+    expectedPosition =
+      events.typing.mode == .english ? Self.advanced(key.position, by: key.steps) : nil
   }
 
+  /// How many events were rejected, and whether the file stopped being XML.
+  public var errorCount: Int { problems.errorCount }
+
   private mutating func warnOnce(_ key: String, _ message: String, at event: Event) {
-    guard warned.insert(key).inserted else { return }
-    warn(PositionedError(file: fileName, line: event.line, column: event.column, message: message))
+    problems.warnOnce(key, message, line: event.line, column: event.column)
   }
 
   private mutating func fail(_ message: String, at event: Event) {
-    fail(message, line: event.line, column: event.column)
-  }
-
-  private mutating func fail(_ message: String, line: Int, column: Int) {
-    errorCount += 1
-    report(PositionedError(file: fileName, line: line, column: column, message: message))
+    problems.fail(message, line: event.line, column: event.column)
   }
 }
 

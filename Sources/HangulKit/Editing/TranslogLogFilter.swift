@@ -17,14 +17,10 @@
 ///     try filter.filtered(Array(log.utf8))   // the text, then "\n"
 ///
 /// Memory: the document and one element's attributes; time O(n).
-public struct TranslogLogFilter: ByteFilter {
-  /// The editor, statistics and output, shared with `--format events`.
-  var events: EventLogFilter
+public struct TranslogLogFilter: EventLogReplaying {
+  package var events: EventLogFilter
   private let reader = XMLEventReader()
-  private let report: (PositionedError) -> Void
-  private let warn: (PositionedError) -> Void
-  private var fileName = "(standard input)"
-  public private(set) var errorCount = 0
+  private var problems: LogProblems
   /// Whether a file was begun.
   private var began = false
   /// Where the reader is: whether the file stopped being XML, the depth
@@ -35,7 +31,6 @@ public struct TranslogLogFilter: ByteFilter {
   /// Where the log's `Cursor` should be at the next key if nothing moved it
   /// (`nil` when not known: after a jamo, Up, Down, Home, End).
   private var expectedCursor: Int?
-  private var warned: Set<String> = []
 
   /// Reads Translog-II logs and replays their keys through `events` (made
   /// with the keyboard, options and outputs wanted); XML errors go to
@@ -46,19 +41,14 @@ public struct TranslogLogFilter: ByteFilter {
     warn: @escaping (PositionedError) -> Void = { _ in }
   ) {
     self.events = events
-    self.report = report
-    self.warn = warn
+    problems = LogProblems(report: report, warn: warn)
   }
-
-  package var statistics: StatisticsReport { events.statistics }
 
   public mutating func beginInput(named name: String) {
     // The file before ends here (a parallel run gives each file a filter of its own).
-    if began {
-      parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-    }
+    if began { endLog() }
     began = true
-    fileName = name
+    problems.fileName = name
     reader.reset()
     place = (false, 0, nil)
     composedByInputMethod = false
@@ -66,32 +56,12 @@ public struct TranslogLogFilter: ByteFilter {
     events.beginLogDocument(named: name)
   }
 
-  /// A log file is one whole: a parallel run never cuts it.
-  public func isContinued(by next: TranslogLogFilter) -> Bool { false }
-
-  public mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    parse(chunk, isFinal: false)
-    events.drainReplay(into: &output)
-  }
-
-  public mutating func finish(into output: inout [UInt8]) {
-    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-    events.finishReplay(into: &output)
-  }
-
-  package mutating func finish(
-    into output: inout [UInt8], handingOver take: (ByteSink) throws -> Bool
-  ) throws {
-    parse(UnsafeBufferPointer(start: nil, count: 0), isFinal: true)
-    try events.finishReplay(into: &output, handingOver: take)
-  }
-
-  private mutating func parse(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
+  package mutating func readLog(_ chunk: UnsafeBufferPointer<UInt8>, isFinal: Bool) {
     guard !place.stopped else { return }
     let (items, failure) = reader.read(chunk, isFinal: isFinal)
     for item in items where !place.stopped { take(item) }
     if let failure, !place.stopped {
-      fail(failure.message, line: failure.line, column: failure.column)
+      problems.fail(failure.message, line: failure.line, column: failure.column)
       place.stopped = true
     }
   }
@@ -101,7 +71,7 @@ public struct TranslogLogFilter: ByteFilter {
     case .start(let name, let attributes, let line, let column):
       place.depth += 1
       if place.depth == 1, name != "LogFile" {
-        fail(
+        problems.fail(
           "not a Translog-II log: the root element is <\(name)>, not <LogFile> (see hangul-keylog(5))",
           line: line, column: column)
         place.stopped = true
@@ -129,7 +99,7 @@ public struct TranslogLogFilter: ByteFilter {
     var time: Double?
     if let spelling = attributes["Time"] {
       guard let parsed = Double(spelling.trimmingXMLSpace), parsed.isFinite else {
-        return fail(
+        return problems.fail(
           "Time must be a number of milliseconds, not \(JSONWriter.quoted(spelling))",
           line: line, column: column)
       }
@@ -138,7 +108,9 @@ public struct TranslogLogFilter: ByteFilter {
     switch name {
     case "Key": break
     case "Mouse":
-      if let problem = events.takeLogTime(time) { return fail(problem, line: line, column: column) }
+      if let problem = events.takeLogTime(time) {
+        return problems.fail(problem, line: line, column: column)
+      }
       composedByInputMethod = false
       events.perform([.commit])
       // A click puts the cursor at a character offset of the text.
@@ -149,11 +121,13 @@ public struct TranslogLogFilter: ByteFilter {
       return
     case "System", "Interface", "Eye", "Fix": return
     default:
-      return warnOnce(
+      return problems.warnOnce(
         "element " + name, "element <\(name)> is not one hangul-keylog(5) knows: ignored",
         line: line, column: column)
     }
-    if let problem = events.takeLogTime(time) { return fail(problem, line: line, column: column) }
+    if let problem = events.takeLogTime(time) {
+      return problems.fail(problem, line: line, column: column)
+    }
     let type = attributes["Type"] ?? ""
     let value = attributes["Value"] ?? ""
     let recorded = EventLogFilter.loggedKey(value, time: attributes["Time"]?.trimmingXMLSpace)
@@ -191,7 +165,7 @@ public struct TranslogLogFilter: ByteFilter {
         composedByInputMethod = composedByInputMethod || !steps.isEmpty
       case "delete", "navi", "return": break
       default:
-        return warnOnce(
+        return problems.warnOnce(
           "type " + type,
           "key type \(JSONWriter.quoted(type)) is not one hangul-keylog(5) knows: ignored",
           line: line, column: column)
@@ -208,7 +182,7 @@ public struct TranslogLogFilter: ByteFilter {
       let inserted = attributes["IMEtext"] ?? value
       expectedCursor = composes || type == "IME" ? nil : cursor.map { $0 + inserted.count }
       if steps.isEmpty {
-        return warnOnce(
+        return problems.warnOnce(
           "value " + type + value,
           "\(type) key \(JSONWriter.quoted(value)) is not one hangul-keylog(5) knows: ignored",
           line: line, column: column)
@@ -252,15 +226,8 @@ public struct TranslogLogFilter: ByteFilter {
     }
   }
 
-  private mutating func warnOnce(_ key: String, _ message: String, line: Int, column: Int) {
-    guard warned.insert(key).inserted else { return }
-    warn(PositionedError(file: fileName, line: line, column: column, message: message))
-  }
-
-  private mutating func fail(_ message: String, line: Int, column: Int) {
-    errorCount += 1
-    report(PositionedError(file: fileName, line: line, column: column, message: message))
-  }
+  /// How many problems were reported: XML errors, events that could not be replayed.
+  public var errorCount: Int { problems.errorCount }
 }
 
 extension TranslogLogFilter: StatisticsReporting {}

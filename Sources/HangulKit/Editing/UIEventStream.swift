@@ -34,7 +34,7 @@ struct UIEventStream {
 
   /// The composition as the log showed it, in keys (a syllable as the jamo
   /// that type it; anything else as itself), and what our presses typed of it.
-  var composition = (shown: [Unicode.Scalar](), typed: [Unicode.Scalar]())
+  var composition = Composition()
   /// A press whose key is not known yet (its `keyup` or the next
   /// composition data will say).
   private var waiting = false
@@ -45,15 +45,15 @@ struct UIEventStream {
   private var rebuilding = false
   /// An input event without a press before it, held for one event: WebKit
   /// fires the keydown (keyCode 229) after the input it caused.
-  private var held: (inputType: String, data: String)?
+  private var held: InputEdit?
   /// Whether the log fires the input before the keydown that caused it
   /// (WebKit without composition events): seen once a keydown claimed a held input.
   private var inputLeadsKeys = false
   /// The last `beforeinput`, whose `input` twin is not taken again.
-  private var announced: (inputType: String, data: String)?
+  private var announced: InputEdit?
   /// The `code` of the last keydown when it had keyCode 229, and whether a
   /// `compositionend` came since: macOS redispatches that key once more.
-  private var endingKey: (code: String, compositionEnded: Bool)?
+  private var endingKey: EndingKey?
   /// The event types and input types warned about (one warning each).
   private(set) var warned: Set<String> = []
   /// The composition data of the event at hand when the keys before it
@@ -65,6 +65,24 @@ struct UIEventStream {
   /// Whether a disagreement was reported (once a log), and how many there were.
   var disagreed = false
   var disagreements = 0
+
+  /// The composition as the log showed it, in keys, and what our presses typed of it.
+  struct Composition {
+    var shown: [Unicode.Scalar] = []
+    var typed: [Unicode.Scalar] = []
+  }
+
+  /// An input event's edit: its `inputType` and `data`.
+  struct InputEdit {
+    var inputType: String
+    var data: String
+  }
+
+  /// A keydown with keyCode 229: its `code`, and whether a `compositionend` came since.
+  struct EndingKey {
+    var code: String
+    var compositionEnded: Bool
+  }
 
   /// The steps of one event, and a warning about it when it is the first of an
   /// unknown type.
@@ -90,15 +108,15 @@ struct UIEventStream {
     case "keypress":
       break
     case "compositionstart":
-      composition = ([], [])
+      composition = Composition()
     case "compositionupdate":
       steps += composed(event["data"]?.stringValue)
     case "compositionend":
       steps += settle()
-      if let ending = endingKey { endingKey = (ending.code, true) }
+      endingKey?.compositionEnded = true
       if rebuilding { steps.append(.commit) }
       rebuilding = false
-      composition = ([], [])
+      composition = Composition()
     case "beforeinput", "input":
       let inputType = event["inputType"]?.stringValue ?? ""
       let data = event["data"]?.stringValue
@@ -109,7 +127,7 @@ struct UIEventStream {
         self.announced = nil
         break
       }
-      announced = type == "beforeinput" ? (inputType, data ?? "") : nil
+      announced = type == "beforeinput" ? InputEdit(inputType: inputType, data: data ?? "") : nil
       let taken = input(inputType, data: data)
       steps += taken.steps
       warning = taken.warning
@@ -117,7 +135,7 @@ struct UIEventStream {
       "pointerdown":
       steps += settle()
       steps.append(.commit)
-      if rebuilding { composition = ([], []) }
+      if rebuilding { composition = Composition() }
       rebuilding = false
     default:
       if warned.insert(type).inserted {
@@ -178,7 +196,8 @@ struct UIEventStream {
     let keyCode = Self.number(event["keyCode"])
     keyedSinceInput = false
     let previous = endingKey
-    endingKey = keyCode == 229 && !code.isEmpty ? (code, false) : nil
+    endingKey =
+      keyCode == 229 && !code.isEmpty ? EndingKey(code: code, compositionEnded: false) : nil
     if let previous, previous.compositionEnded, previous.code == code, keyCode != 229,
       Self.redispatched.contains(code)
     {
@@ -300,7 +319,7 @@ struct UIEventStream {
       let pasted = inputType.hasPrefix("insertFrom") && inputType != "insertFromComposition"
       guard !keyed || pasted || inputLeadsKeys, let data, !data.isEmpty else { return ([], nil) }
       if waiting { return (text(data, inputType: inputType), nil) }
-      held = (inputType, data)
+      held = InputEdit(inputType: inputType, data: data)
       return ([], nil)
     default:
       guard warned.insert("inputType " + inputType).inserted else { return ([], nil) }
@@ -324,7 +343,7 @@ struct UIEventStream {
       data.unicodeScalars.count == 1 || waiting
     {
       var steps: [Step] = rebuilding ? [.commit] : []
-      composition = ([], [])
+      composition = Composition()
       steps += reconstruct(to: keys)
       return steps
     }

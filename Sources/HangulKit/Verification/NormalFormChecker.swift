@@ -37,16 +37,10 @@ package struct NormalFormChecker {
     ((_ line: Int, _ column: Int, _ message: UnsafeBufferPointer<UInt8>) -> Void)?
 
   let properties: NormalizationProperties
-  /// Whether every code point of U+1100–U+11FF (conjoining jamo, the
-  /// decomposed forms' Hangul) is in the form alone with a boundary before it.
-  private let jamoStable: Bool
-  /// Whether every syllable U+AC00–U+D7A3 (the composed forms' Hangul) is
-  /// in the form alone with a boundary before it.
-  private let syllablesStable: Bool
+  /// Which Hangul the form leaves alone (the fast path passes it in blocks).
+  private let stable: StableHangul
   let workspace = ICUWorkspace()
-  private var inputs: [(firstRecord: Int, name: String)] = []
-  /// The index in `inputs` of the input of the first problem.
-  private var firstProblemInput = 0
+  private var inputs = Inputs()
   /// The records begun so far (separators passed).
   package private(set) var record = 0
   private var column = 1
@@ -63,16 +57,17 @@ package struct NormalFormChecker {
     self.separator = separator
     properties = try NormalizationProperties(form)
     let properties = properties
-    jamoStable = (UInt32(0x1100)...0x11FF).allSatisfy {
+    let jamoStable = (UInt32(0x1100)...0x11FF).allSatisfy {
       properties.flags(of: $0) & NormalizationProperties.stable != 0
     }
-    syllablesStable =
+    let syllablesStable =
       switch form {
       case .nfc: Self.nfcSyllablesStable
       case .nfd: Self.nfdSyllablesStable
       case .nfkc: Self.nfkcSyllablesStable
       case .nfkd: Self.nfkdSyllablesStable
       }
+    stable = StableHangul(jamo: jamoStable, syllables: syllablesStable)
     let outcome =
       switch form {
       case .nfc: Self.nfcOutcome
@@ -126,15 +121,42 @@ package struct NormalFormChecker {
     }
   }
 
+  /// Which Hangul a form leaves alone: each code point of it is in the
+  /// form by itself and has a boundary before it.
+  struct StableHangul {
+    /// U+1100–U+11FF, conjoining jamo (the decomposed forms' Hangul).
+    let jamo: Bool
+    /// U+AC00–U+D7A3, the syllables (the composed forms' Hangul).
+    let syllables: Bool
+  }
+
+  /// The inputs checked, each with the record (counted over all inputs) it begins at.
+  struct Inputs {
+    private var starts: [(firstRecord: Int, name: String)] = []
+    /// The index in the inputs of the one that holds the first problem.
+    var firstProblemIndex = 0
+
+    mutating func append(named name: String, firstRecord: Int) {
+      starts.append((firstRecord, name))
+    }
+
+    /// The index of the input that holds `record`, and its name and first
+    /// record (`nil` before any input was named).
+    func input(holding record: Int) -> (index: Int, name: String, firstRecord: Int)? {
+      guard let index = starts.lastIndex(where: { $0.firstRecord <= record }) else { return nil }
+      return (index, starts[index].name, starts[index].firstRecord)
+    }
+  }
+
   /// What the line of ``firstProblem`` moves by when this checker's first
   /// piece stands at `place` in a parallel run.
   package func problemShift(at place: PiecePlace) -> Int {
-    firstProblemInput == 0 ? place.recordsBeforeInInput : 0
+    inputs.firstProblemIndex == 0 ? place.recordsBeforeInInput : 0
   }
 
   /// Notes that the next text comes from the input `name`.
   package mutating func beginInput(named name: String) {
-    inputs.append((record, name))
+    inputs.append(named: name, firstRecord: record)
   }
 
   /// Checks `text`, a whole number of segments (a block of normalized output).
@@ -227,8 +249,8 @@ package struct NormalFormChecker {
         while position < count {
           var last = segmentStart
           let stop = Self.passStable(
-            base, count, from: position, separator, table, jamoStable: jamoStable,
-            syllablesStable: syllablesStable, last: &last)
+            base, count, from: position, separator, table, jamoStable: stable.jamo,
+            syllablesStable: stable.syllables, last: &last)
           if stop > position {
             segmentStart = last
             afterInvalid = false
@@ -310,9 +332,8 @@ package struct NormalFormChecker {
     }
     problemCount += 1
     guard firstProblem == nil else { return }
-    let inputIndex = inputs.lastIndex { $0.firstRecord <= record }
-    let input = inputIndex.map { inputs[$0] }
-    firstProblemInput = inputIndex ?? 0
+    let input = inputs.input(holding: record)
+    inputs.firstProblemIndex = input?.index ?? 0
     firstProblem = PositionedError(
       file: input?.name ?? "(standard input)", line: record - (input?.firstRecord ?? 0) + 1,
       column: column, message: text)
@@ -490,7 +511,7 @@ package struct NormalFormChecker {
   private mutating func reportMessage(record: Int, column: Int) {
     problemCount += 1
     reportedRecord = record
-    let firstRecord = inputs.last { $0.firstRecord <= record }?.firstRecord ?? 0
+    let firstRecord = inputs.input(holding: record)?.firstRecord ?? 0
     guard let recordProblem else { return }
     recordProblem(record - firstRecord + 1, column, message.bytes)
   }
