@@ -167,7 +167,13 @@ public struct IDFXLogFilter: EventLogReplaying {
         held = Held(
           steps: [.press(action)], deletes: deletes, recorded: recorded, time: time,
           position: position)
-      case .nothing: break
+      case .nothing:
+        // Shift, Control, a function key: a key of the measures, as the
+        // other research logs count them, that types nothing and leaves the
+        // syllable composing (Shift shows in the next key's value).
+        held = Held(
+          steps: [.press(.named(.process))], deletes: false, recorded: recorded, time: time,
+          position: nil)
       case .unnamedProcessKey:
         warnOnce(
           "VK_PROCESSKEY",
