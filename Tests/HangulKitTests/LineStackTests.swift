@@ -87,8 +87,8 @@ struct LineStackTests {
       model.append(text)
       if step % 3 == 2 {
         var bytes: [UInt8] = []
-        let popped = stack.popLast(appendingTo: &bytes)
-        #expect(popped)
+        let scalars = stack.popLast(appendingTo: &bytes)
+        #expect(scalars == model.last?.unicodeScalars.count)
         #expect(String(decoding: bytes, as: UTF8.self) == model.removeLast())
       }
     }
@@ -96,7 +96,39 @@ struct LineStackTests {
     stack.drain(into: &whole) { _ in }
     #expect(String(decoding: whole, as: UTF8.self) == model.map { $0 + "\n" }.joined())
     let poppedFromEmpty = stack.popLast(appendingTo: &whole)
-    #expect(stack.isEmpty && !poppedFromEmpty)
+    #expect(stack.isEmpty && poppedFromEmpty == nil)
+  }
+
+  /// The cursor's line leaves for one stack and the top of the other
+  /// takes its place in the same storage, its gap at its end.
+  @Test(arguments: [8, 1 << 16])
+  func popsIntoTheCursorLine(blockSize: Int) {
+    var above = LineStack(blockSize: blockSize)
+    var below = LineStack(blockSize: blockSize)
+    for text in Self.lines { above.push(Self.line(text)) }
+    var current = Self.line("커서 cursor")
+    current.moveGap(to: 3)
+    var seen: [String] = []
+    while !above.isEmpty {
+      below.push(current)
+      let popped = above.popLast(into: &current)
+      #expect(popped)
+      #expect(current.headCount == current.count)
+      seen.append(Self.text(current))
+    }
+    let poppedFromEmpty = above.popLast(into: &current)
+    #expect(!poppedFromEmpty)
+    #expect(seen == Self.lines.reversed())
+    current.pushHead("!")
+    var whole: [UInt8] = []
+    current.write(to: &whole)
+    while !below.isEmpty {
+      whole.append(0x0A)
+      below.popLast(appendingTo: &whole)
+    }
+    #expect(
+      String(decoding: whole, as: UTF8.self)
+        == "!" + Self.lines.dropFirst().map { "\n" + $0 }.joined() + "\n커서 cursor")
   }
 
   @Test func pushesTheHeadOfALine() {

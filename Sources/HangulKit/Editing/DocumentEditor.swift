@@ -304,18 +304,18 @@ package struct DocumentEditor: Sendable {
       goalColumn = nil
       if cursorColumn > 0 {
         cursorColumn -= 1
-      } else if let above = linesAbove.popLast() {
+      } else if !linesAbove.isEmpty {
         linesBelow.push(current)
-        current = above
+        linesAbove.popLast(into: &current)
         cursorColumn = current.count
       }
     case .right:
       goalColumn = nil
       if cursorColumn < current.count {
         cursorColumn += 1
-      } else if let below = linesBelow.popLast() {
+      } else if !linesBelow.isEmpty {
         linesAbove.push(current)
-        current = below
+        linesBelow.popLast(into: &current)
         cursorColumn = 0
       }
     case .lineStart:
@@ -328,17 +328,17 @@ package struct DocumentEditor: Sendable {
       let goal = goalColumn ?? column
       goalColumn = goal
       // No line above, or its start was flushed: the cursor stays.
-      guard let above = linesAbove.popLast() else { return }
+      guard !linesAbove.isEmpty else { return }
       linesBelow.push(current)
-      current = above
+      linesAbove.popLast(into: &current)
       let offset = linesAbove.isEmpty ? flushedColumn : 0
       cursorColumn = max(0, min(goal, offset + current.count) - offset)
     case .down:
       let goal = goalColumn ?? column
       goalColumn = goal
-      guard let below = linesBelow.popLast() else { return }
+      guard !linesBelow.isEmpty else { return }
       linesAbove.push(current)
-      current = below
+      linesBelow.popLast(into: &current)
       cursorColumn = min(goal, current.count)
     }
   }

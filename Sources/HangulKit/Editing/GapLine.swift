@@ -38,6 +38,20 @@ struct GapLine: Sendable {
     headCount = count
   }
 
+  /// Makes the line the scalars `fill` appends to its emptied storage
+  /// (whole and valid, no newline; it returns how many), with its gap at
+  /// its end. The storage is reused, unless it is over 4 KiB (a long
+  /// line's room is not kept for the lines after it).
+  mutating func refill(_ fill: (inout [UInt8]) -> Int) {
+    if storage.capacity > 4096 { storage = [] } else { storage.removeAll(keepingCapacity: true) }
+    count = fill(&storage)
+    headCount = count
+    gapStart = storage.count
+    // The room the allocation has, and at least 16 bytes.
+    storage.append(contentsOf: repeatElement(0, count: max(16, storage.capacity - storage.count)))
+    gapEnd = storage.count
+  }
+
   /// UTF-8 bytes of the scalars before the gap.
   var headBytes: Int { gapStart }
 

@@ -70,14 +70,25 @@ struct LineStack: Sendable {
   /// Takes the top line off as a ``GapLine`` with its gap at its end.
   mutating func popLast() -> GapLine? {
     var utf8: [UInt8] = []
-    guard popLast(appendingTo: &utf8) else { return nil }
+    guard popLast(appendingTo: &utf8) != nil else { return nil }
     return utf8.withUnsafeBufferPointer { GapLine(utf8: $0) }
   }
 
-  /// Takes the top line off and appends its UTF-8 (without its newline) to `output`.
+  /// Takes the top line off into `line`, in its storage, with its gap at
+  /// its end (the cursor's line, just pushed onto the other stack); `false`
+  /// when the stack is empty.
   @discardableResult
-  mutating func popLast(appendingTo output: inout [UInt8]) -> Bool {
-    guard let last = blocks.last else { return false }
+  mutating func popLast(into line: inout GapLine) -> Bool {
+    guard !isEmpty else { return false }
+    line.refill { storage in popLast(appendingTo: &storage) ?? 0 }
+    return true
+  }
+
+  /// Takes the top line off and appends its UTF-8 (without its newline) to
+  /// `output`; returns how many scalars, or `nil` when the stack is empty.
+  @discardableResult
+  mutating func popLast(appendingTo output: inout [UInt8]) -> Int? {
+    guard let last = blocks.last else { return nil }
     let top = blocks.count - 1
     let (start, scalars) = last.withUnsafeBufferPointer { bytes in
       assert(bytes.last == 0x0A, "the top block ends with a line's newline")
@@ -94,7 +105,7 @@ struct LineStack: Sendable {
     }
     lineCount -= 1
     scalarCount -= scalars
-    return true
+    return scalars
   }
 
   /// Empties the stack bottom first into `output` as UTF-8 (the lines in
