@@ -88,9 +88,11 @@ struct LineStack: Sendable {
   /// `output`; returns how many scalars, or `nil` when the stack is empty.
   @discardableResult
   mutating func popLast(appendingTo output: inout [UInt8]) -> Int? {
-    guard let last = blocks.last else { return nil }
+    guard !blocks.isEmpty else { return nil }
     let top = blocks.count - 1
-    let (start, scalars) = last.withUnsafeBufferPointer { bytes in
+    // Read in place: no second reference, so that the block is not copied
+    // when its last line is removed below.
+    let (start, scalars) = blocks[top].withUnsafeBufferPointer { bytes in
       assert(bytes.last == 0x0A, "the top block ends with a line's newline")
       let end = bytes.count - 1
       var start = end
