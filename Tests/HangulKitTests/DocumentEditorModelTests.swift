@@ -4,12 +4,19 @@ import Testing
 /// The document editor's lines (UTF-8 gap buffers whose positions are
 /// columns of scalars) against a plain model: an array of lines of scalars,
 /// on random edits and movements with scalars of one to four bytes, and
-/// lines that grow past the editor's maximum line length (flushes).
+/// lines that grow past the editor's maximum line length (flushes); the
+/// lines away from the cursor in blocks of 8 bytes (a line a block and
+/// longer), 100 bytes (a few lines a block) and 64 KiB, and runs of up to
+/// 30 Up or Down presses that take the cursor far away and back.
 @Suite("Document editor against a model")
 struct DocumentEditorModelTests {
   /// Scalars of 1, 2, 3 and 4 UTF-8 bytes; 가 is an open syllable (a flush
-  /// keeps it back), none is a conjoining jamo (nothing composes).
-  static let scalars: [Unicode.Scalar] = ["a", " ", "\u{E9}", "\u{4E2D}", "\u{1F600}", "가", "각"]
+  /// keeps it back), none is a conjoining jamo (nothing composes); the
+  /// syllables include the first and last and one whose packed second
+  /// byte skips the newline (``PackedText``), and U+D7A4 follows the last.
+  static let scalars: [Unicode.Scalar] = [
+    "a", " ", "\u{E9}", "\u{4E2D}", "\u{1F600}", "가", "각", "\u{AC0A}", "\u{D7A3}", "\u{D7A4}",
+  ]
 
   /// The document as lines of scalars, with what the editor wrote early.
   struct Model {
@@ -120,14 +127,15 @@ struct DocumentEditorModelTests {
     }
   }
 
-  @Test(arguments: 0..<60)
+  @Test(arguments: 0..<90)
   func agreesWithModel(seed: Int) {
     var generator = SeededGenerator(seed: UInt64(seed))
     let maximumLineLength = [12, 40, 1 << 20][seed % 3]
-    var editor = DocumentEditor(maximumLineLength: maximumLineLength)
+    let blockSize = [8, 100, 1 << 16][seed / 3 % 3]
+    var editor = DocumentEditor(maximumLineLength: maximumLineLength, blockSize: blockSize)
     var model = Model(maximumLineLength: maximumLineLength)
     var steps: [String] = []
-    for step in 0..<400 {
+    for step in 0..<500 {
       switch Int.random(in: 0..<20, using: &generator) {
       case 0..<9:
         let scalar = Self.scalars.randomElement(using: &generator) ?? "a"
@@ -146,6 +154,14 @@ struct DocumentEditorModelTests {
         editor.deleteForward()
         model.deleteForward()
         steps.append("delete")
+      case 13:
+        let movement: DocumentEditor.Movement = Bool.random(using: &generator) ? .up : .down
+        let presses = Int.random(in: 2...30, using: &generator)
+        for _ in 0..<presses {
+          editor.move(movement)
+          model.move(movement)
+        }
+        steps.append("\(movement) × \(presses)")
       default:
         let movement = DocumentEditor.Movement.allCases.randomElement(using: &generator) ?? .left
         editor.move(movement)

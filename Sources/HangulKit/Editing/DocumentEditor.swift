@@ -14,15 +14,17 @@
 ///     editor.typePosition(UInt8(ascii: "k"))   // ㅏ
 ///     editor.finish()                          // editor.output == Array("가나아".utf8)
 ///
-/// The lines above the cursor's line and those below it are two stacks, and
-/// each line is a gap buffer of UTF-8 (``GapLine``) whose gap moves only
-/// when the line is edited:
-/// every movement takes O(1) time, and typing, Backspace and Delete take
-/// O(1) amortized time plus, at the first edit after a move, the distance
-/// from the line's last edit (a block copy); joining two lines copies the
-/// text between their gaps. Memory is bounded by the document (its UTF-8,
-/// an eighth more at most, and about 100 bytes a line): text is written to
-/// ``output`` only when the document ends (a part at a time, see
+/// The cursor's line is a gap buffer of UTF-8 (``GapLine``) whose gap
+/// moves only when the line is edited; the lines above it and those below
+/// it are two stacks of lines packed in blocks (``LineStack``: UTF-8 with a
+/// Hangul syllable in two bytes, no object a line). Typing, Backspace and
+/// Delete take O(1) amortized time plus, at the first edit after a move,
+/// the distance from the line's last edit (a block copy); a movement within
+/// the line takes O(1) time, one onto another line (and a line break or
+/// join) copies the lines it leaves and enters. Memory is bounded by the
+/// document (its packed text and a newline a line, the cursor's line in
+/// UTF-8 and an eighth more at most): text is written to ``output``
+/// only when the document ends (a part at a time, see
 /// ``finish(partSize:_:)``), or when the part of a line before the cursor
 /// grows past ``maximumLineLength`` bytes; then everything before the
 /// cursor is written and can no longer be reached.
@@ -55,12 +57,12 @@ package struct DocumentEditor: Sendable {
   /// What happened so far (Delete counts as a Backspace).
   package private(set) var counts = EditCounts()
 
-  /// The lines above the cursor's line, first line first.
-  private var linesAbove: [GapLine] = []
+  /// The lines above the cursor's line, first line at the bottom.
+  private var linesAbove: LineStack
   /// The cursor's line.
   private var current = GapLine()
-  /// The lines below the cursor's line, last line first.
-  private var linesBelow: [GapLine] = []
+  /// The lines below the cursor's line, last line at the bottom.
+  private var linesBelow: LineStack
   /// The cursor's column in ``current`` (not counting flushed scalars).
   private var cursorColumn = 0
   /// Scalars flushed from the start of the first line still held.
@@ -70,21 +72,26 @@ package struct DocumentEditor: Sendable {
   /// The column consecutive ArrowUp/ArrowDown presses aim at.
   private var goalColumn: Int?
 
+  /// `blockSize`: the bytes of text each block of the lines away from the
+  /// cursor holds (``LineStack``; small in tests, to cross blocks often).
   package init(
     keyboard: Keyboard = .twoSet, options: ComposerOptions = ComposerOptions(),
-    maximumLineLength: Int = LineEditor.defaultMaximumLineLength
+    maximumLineLength: Int = LineEditor.defaultMaximumLineLength,
+    blockSize: Int = LineStack.defaultBlockSize
   ) {
     context = HangulInputContext(keyboard: keyboard, options: options)
     self.maximumLineLength = max(maximumLineLength, 4)
+    linesAbove = LineStack(blockSize: blockSize)
+    linesBelow = LineStack(blockSize: blockSize)
   }
 
   /// The cursor's column in scalars from the start of its line.
   package var column: Int { cursorColumn + (linesAbove.isEmpty ? flushedColumn : 0) }
 
   /// How many scalars of committed text stand before the cursor, newlines
-  /// included (text flushed by ``maximumLineLength`` not counted). O(lines).
+  /// included (text flushed by ``maximumLineLength`` not counted).
   package var cursorOffset: Int {
-    linesAbove.reduce(0) { $0 + $1.count + 1 } + cursorColumn
+    linesAbove.scalarCount + linesAbove.lineCount + cursorColumn
   }
 
   /// Whether the document holds no text and nothing is being composed.
@@ -125,9 +132,11 @@ package struct DocumentEditor: Sendable {
     }
     guard !context.commitUTF8.isEmpty else { return }
     current.moveGap(to: cursorColumn)
-    if current.headBytes + context.commitUTF8.count <= maximumLineLength {
-      // No flush can come in between: the bytes (whole scalars, as the
-      // context commits them) go in as they are.
+    if current.headBytes + context.commitUTF8.count <= maximumLineLength,
+      !context.commitUTF8.contains(0x0A)
+    {
+      // No flush nor line break can come in between: the bytes (whole
+      // scalars, as the context commits them) go in as they are.
       let added = current.pushHead(utf8: context.commitUTF8)
       cursorColumn += added
       counts.charactersCommitted += added
@@ -136,7 +145,8 @@ package struct DocumentEditor: Sendable {
     var bytes = context.commitUTF8.makeIterator()
     var decoder = UTF8()
     while case .scalarValue(let scalar) = decoder.decode(&bytes) {
-      append(scalar)
+      // A keyboard file's newline breaks the line: no line holds one.
+      if scalar == "\n" { breakLine() } else { append(scalar) }
       counts.charactersCommitted += 1
     }
   }
@@ -294,18 +304,18 @@ package struct DocumentEditor: Sendable {
       goalColumn = nil
       if cursorColumn > 0 {
         cursorColumn -= 1
-      } else if let above = linesAbove.popLast() {
-        linesBelow.append(current)
-        current = above
+      } else if !linesAbove.isEmpty {
+        linesBelow.push(current)
+        linesAbove.popLast(into: &current)
         cursorColumn = current.count
       }
     case .right:
       goalColumn = nil
       if cursorColumn < current.count {
         cursorColumn += 1
-      } else if let below = linesBelow.popLast() {
-        linesAbove.append(current)
-        current = below
+      } else if !linesBelow.isEmpty {
+        linesAbove.push(current)
+        linesBelow.popLast(into: &current)
         cursorColumn = 0
       }
     case .lineStart:
@@ -318,17 +328,17 @@ package struct DocumentEditor: Sendable {
       let goal = goalColumn ?? column
       goalColumn = goal
       // No line above, or its start was flushed: the cursor stays.
-      guard let above = linesAbove.popLast() else { return }
-      linesBelow.append(current)
-      current = above
+      guard !linesAbove.isEmpty else { return }
+      linesBelow.push(current)
+      linesAbove.popLast(into: &current)
       let offset = linesAbove.isEmpty ? flushedColumn : 0
       cursorColumn = max(0, min(goal, offset + current.count) - offset)
     case .down:
       let goal = goalColumn ?? column
       goalColumn = goal
-      guard let below = linesBelow.popLast() else { return }
-      linesAbove.append(current)
-      current = below
+      guard !linesBelow.isEmpty else { return }
+      linesAbove.push(current)
+      linesBelow.popLast(into: &current)
       cursorColumn = min(goal, current.count)
     }
   }
@@ -346,26 +356,20 @@ package struct DocumentEditor: Sendable {
   }
 
   /// Ends the document as ``finish()`` does, a part at a time: whenever
-  /// ``output`` holds `partSize` bytes or more after a line, and at the end,
-  /// `take` gets it to empty; each line's storage is released once it is
-  /// written, so that the text need not be held twice whole.
+  /// ``output`` holds `partSize` bytes or more after a line, and at the
+  /// end, `take` gets it to empty; each block of lines is released once it
+  /// is written, so that the text need not be held twice whole.
   package mutating func finish(
     partSize: Int = 1 << 16, _ take: (inout [UInt8]) throws -> Void
   ) rethrows {
     commit()
-    for index in linesAbove.indices {
-      linesAbove[index].write(to: &output)
-      output.append(0x0A)
-      linesAbove[index] = GapLine()
-      if output.count >= partSize { try take(&output) }
-    }
-    linesAbove.removeAll()
+    try linesAbove.drain(into: &output, partSize: partSize, take)
     current.write(to: &output)
     current = GapLine()
-    while let line = linesBelow.popLast() {
+    while !linesBelow.isEmpty {
       if output.count >= partSize { try take(&output) }
       output.append(0x0A)
-      line.write(to: &output)
+      linesBelow.popLast(appendingTo: &output)
     }
     if !output.isEmpty { try take(&output) }
     cursorColumn = 0
@@ -392,9 +396,8 @@ package struct DocumentEditor: Sendable {
   /// Splits the cursor's line at the cursor: the text after it starts the next line.
   private mutating func breakLine() {
     current.moveGap(to: cursorColumn)
-    let rest = current.splitTail()
-    linesAbove.append(current)
-    current = rest
+    linesAbove.push(head: current)
+    current.dropHead()
     cursorColumn = 0
   }
 
@@ -415,13 +418,9 @@ package struct DocumentEditor: Sendable {
       let rewritable = HangulInputContext.scalarCount(context.rewritableText)
       keep = max(keep, min(rewritable, current.headCount))
     }
-    for line in linesAbove {
-      line.write(to: &output)
-      output.append(0x0A)
-    }
     let written = current.headCount - keep
     flushedColumn = (linesAbove.isEmpty ? flushedColumn : 0) + written
-    linesAbove.removeAll()
+    linesAbove.drain(into: &output) { _ in }
     current.flushHead(keeping: keep, to: &output)
     cursorColumn = keep
     context.forgetBackspaceHistory()

@@ -1,4 +1,5 @@
-/// One line of a ``DocumentEditor``: a gap buffer of UTF-8 bytes whose gap
+/// The cursor's line of a ``DocumentEditor`` (the others wait packed in a
+/// ``LineStack``): a gap buffer of UTF-8 bytes whose gap
 /// moves only when the line is edited, by one block move. Positions are
 /// columns (scalars), as the editor counts them; a move of the gap finds
 /// the byte where a column starts by walking the lead bytes it moves over.
@@ -18,8 +19,51 @@ struct GapLine: Sendable {
   /// How many scalars the line holds.
   private(set) var count = 0
 
+  init() {}
+
+  /// A line holding `bytes` (whole, valid scalars, no newline), with its
+  /// gap at its end and room in it for a few more scalars.
+  init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    assert(!bytes.contains(0x0A), "a line holds no newline")
+    storage = [UInt8](unsafeUninitializedCapacity: bytes.count + 16) { buffer, initialized in
+      // The whole allocation (its size rounded up) is the line and its gap.
+      guard let to = buffer.baseAddress else { return }
+      if let from = bytes.baseAddress { to.initialize(from: from, count: bytes.count) }
+      (to + bytes.count).initialize(repeating: 0, count: buffer.count - bytes.count)
+      initialized = buffer.count
+    }
+    gapStart = bytes.count
+    gapEnd = storage.count
+    count = Self.scalarCount(bytes)
+    headCount = count
+  }
+
+  /// Makes the line the scalars `fill` appends to its emptied storage
+  /// (whole and valid, no newline; it returns how many), with its gap at
+  /// its end. The storage is reused, unless it is over 4 KiB (a long
+  /// line's room is not kept for the lines after it).
+  mutating func refill(_ fill: (inout [UInt8]) -> Int) {
+    if storage.capacity > 4096 { storage = [] } else { storage.removeAll(keepingCapacity: true) }
+    count = fill(&storage)
+    headCount = count
+    gapStart = storage.count
+    // The room the allocation has, and at least 16 bytes.
+    storage.append(contentsOf: repeatElement(0, count: max(16, storage.capacity - storage.count)))
+    gapEnd = storage.count
+  }
+
   /// UTF-8 bytes of the scalars before the gap.
   var headBytes: Int { gapStart }
+
+  /// UTF-8 bytes of the line.
+  var byteCount: Int { storage.count - (gapEnd - gapStart) }
+
+  /// How many scalars whole, valid UTF-8 holds: its bytes that are not continuation bytes.
+  static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var scalars = 0
+    for byte in bytes where byte & 0xC0 != 0x80 { scalars += 1 }
+    return scalars
+  }
 
   /// The scalar just before the gap.
   var lastBeforeGap: Unicode.Scalar? {
@@ -146,14 +190,20 @@ struct GapLine: Sendable {
     count -= 1
   }
 
-  /// Removes the text after the gap and returns it as a line with its gap at the start.
-  mutating func splitTail() -> GapLine {
-    var rest = GapLine()
-    rest.storage = Array(storage[gapEnd...])
-    rest.count = count - headCount
-    storage.removeSubrange(gapEnd...)
-    count = headCount
-    return rest
+  /// Removes the text before the gap: the gap takes its room (the line
+  /// keeps its storage, unless that is over four times what is left).
+  mutating func dropHead() {
+    gapStart = 0
+    count -= headCount
+    headCount = 0
+    let tail = storage.count - gapEnd
+    guard storage.count > 4 * (tail + 64) else { return }
+    storage = storage.withUnsafeBufferPointer { bytes in
+      var rest = GapLine(utf8: UnsafeBufferPointer(rebasing: bytes[gapEnd...]))
+      rest.moveGap(to: 0)
+      return rest.storage
+    }
+    gapEnd = storage.count - tail
   }
 
   /// Writes all but the last `keep` scalars before the gap to `output` and drops them.
@@ -180,6 +230,17 @@ struct GapLine: Sendable {
     line.storage.append(contentsOf: second.storage[second.gapEnd...])
     line.count += second.count
     return line
+  }
+
+  /// Calls `body` with the line's UTF-8 before the gap and after it.
+  func withParts<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Result
+  ) rethrows -> Result {
+    try storage.withUnsafeBufferPointer { bytes in
+      try body(
+        UnsafeBufferPointer(rebasing: bytes[..<gapStart]),
+        UnsafeBufferPointer(rebasing: bytes[gapEnd...]))
+    }
   }
 
   func write(to output: inout [UInt8]) {
