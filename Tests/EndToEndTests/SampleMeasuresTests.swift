@@ -406,9 +406,9 @@ struct SampleMeasuresTests {
       }
       let process = try #require(entry["process"] as? [String: Any], "\(name): no process")
       let figures =
-        expected.stats.map { ($0.0, $0.1, entry[$0.0], "\(name) \($0.0)") }
-        + expected.process.map { ($0.0, $0.1, process[$0.0], "\(name) process.\($0.0)") }
-      for (member, figure, value, what) in figures {
+        expected.stats.map { ($0.1, entry[$0.0], "\(name) \($0.0)") }
+        + expected.process.map { ($0.1, process[$0.0], "\(name) process.\($0.0)") }
+      for (figure, value, what) in figures {
         check(value, figure, what)
       }
     }
