@@ -39,9 +39,7 @@ enum PackedText {
             continue
           }
         }
-        let length = utf8Length(lead: lead)
-        assert(index + length <= utf8.count, "whole scalars: a lead byte's sequence is all there")
-        for offset in 0..<length { out[written + offset] = utf8[index + offset] }
+        let length = copyScalar(from: utf8, at: index, to: out, at: written)
         written += length
         index += length
       }
@@ -74,9 +72,7 @@ enum PackedText {
           index += 2
           continue
         }
-        let length = utf8Length(lead: lead)
-        assert(index + length <= packed.count, "a lead byte's sequence is all there")
-        for offset in 0..<length { out[written + offset] = packed[index + offset] }
+        let length = copyScalar(from: packed, at: index, to: out, at: written)
         written += length
         index += length
       }
@@ -99,6 +95,20 @@ enum PackedText {
     }
     assert(written <= maximum, "no more written than there was room for")
     bytes.removeLast(maximum - written)
+  }
+
+  /// Copies the scalar whose UTF-8 (kept as it is by packing) starts at
+  /// `source[index]` to `out` at `written`; returns its length.
+  @inline(__always)
+  private static func copyScalar(
+    from source: UnsafeBufferPointer<UInt8>, at index: Int,
+    to out: UnsafeMutableBufferPointer<UInt8>, at written: Int
+  ) -> Int {
+    let length = utf8Length(lead: source[index])
+    assert(index + length <= source.count, "whole scalars: a lead byte's sequence is all there")
+    assert(written + length <= out.count, "room for the scalar")
+    for offset in 0..<length { out[written + offset] = source[index + offset] }
+    return length
   }
 
   /// The length of the UTF-8 sequence a lead byte (not a continuation byte) starts.
