@@ -206,6 +206,10 @@ def main():
             ("text → QWERTY", "text", [ours("hangul-decompose"), "--to", "qwerty"], [peer("table-map"), "-q"],
              "roundtrip-qwerty", "C table loop"),
         ]
+        # The inputs just written (about 300 MB) would be written back to
+        # disk some 30 s from now, in the middle of the first rows: written
+        # back now, before anything is timed.
+        os.sync()
         print(f"machine: {os.cpu_count()} cores, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
         if options.only_reviews:
             reviews(options, ours, work)
@@ -855,6 +859,7 @@ def strongest_peers_section(options, work, ours, peer, inputs, text):
             f.write(data)
     mixed = open(inputs["mixed"], "rb").read().decode("utf-8")
     write("mixed-nfc", unicodedata.normalize("NFC", mixed).encode("utf-8"))
+    os.sync()  # written back before anything is timed, as in main
     # ASCII: the QWERTY keys of the corpus (English-like letters, spaces, punctuation).
     flags = {"nfc": "-c", "nfd": "-d", "nfkc": "-C", "nfkd": "-D"}
     rows = [("Korean NFC → NFC (already)", "text", "nfc", True),
@@ -927,6 +932,7 @@ def normalize_section(options, work, ours, peer, inputs, text):
     inputs["mixed"] = f"{work}/mixed.txt"
     with open(inputs["mixed"], "wb") as f:
         f.write(mixed_text(text))
+    os.sync()  # written back before anything is timed, as in main
     flags = {"nfc": "-c", "nfd": "-d", "nfkc": "-C", "nfkd": "-D"}
     rows = [("Korean NFD → NFC", "nfd", [ours("hangul-normalize")], "nfc"),
             ("Korean text → NFD", "text", [ours("hangul-normalize"), "--form", "nfd"], "nfd"),

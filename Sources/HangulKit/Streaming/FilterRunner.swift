@@ -73,32 +73,48 @@ package struct FilterRunner: Sendable {
       }
     }
     var reader = InputReader(transcoder: transcoder)
+    let destination = AlignedOutput(descriptor: outputDescriptor)
+    // A message comes after the output written before it (when both go to
+    // one file, `2>&1`): what waits is written first. A failure shows at
+    // the next write.
+    func reportInOrder(_ message: String) {
+      try? destination.flush()
+      report(message)
+    }
     do {
       for path in paths {
         do {
           try copy(
             path, through: &filter, block: block, reader: &reader, output: &output,
-            report: report, afterBlock: afterBlock)
+            to: destination, report: reportInOrder, afterBlock: afterBlock)
         } catch StreamError.cannotOpen(let path, let reason) {
-          report(StreamError.cannotOpen(path: path, reason: reason).description)
+          reportInOrder(StreamError.cannotOpen(path: path, reason: reason).description)
           outcome = .completedSkippingInputs
         }
       }
       // A filter that ends holding much hands it over a part at a time.
       try filter.finish(into: &output) { sink in
-        try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+        try destination.write(UnsafeRawBufferPointer(sink.bytes))
         return false
       }
-      try write(&output)
+      try write(&output, to: destination)
+      try destination.flush()
     } catch let error as StreamError {
+      // What came before the error is written (a failed write leaves it).
+      switch error {
+      case .brokenPipe, .cannotWrite: break
+      default: try? destination.flush()
+      }
       if error != .brokenPipe { report(error.description) }
       return .stopped(.stream(error))
     } catch let error as PositionedError {
       // A data error that stops the filter: what came before is written.
-      try? write(&output)
+      try? write(&output, to: destination)
+      try? destination.flush()
       report(error.description)
       return .stopped(.data(error))
     } catch {
+      try? destination.flush()
       report("\(error)")
       return .stopped(.other("\(error)"))
     }
@@ -108,7 +124,7 @@ package struct FilterRunner: Sendable {
   private func copy<Filter: ByteFilter>(
     _ path: FilePath, through filter: inout Filter,
     block: UnsafeMutableBufferPointer<UInt8>, reader: inout InputReader, output: inout [UInt8],
-    report: (String) -> Void, afterBlock: ((Filter) -> Void)?
+    to destination: AlignedOutput, report: (String) -> Void, afterBlock: ((Filter) -> Void)?
   ) throws {
     let descriptor: Int32
     let name = path.isStandardInput ? "(standard input)" : path.description
@@ -134,7 +150,7 @@ package struct FilterRunner: Sendable {
     // `output`), which it then empties and reuses.
     func filterWritingFromSink(_ chunk: UnsafeBufferPointer<UInt8>) throws -> Bool {
       try filter.process(chunk, into: &output) { sink in
-        try writeAll(UnsafeRawBufferPointer(sink.bytes), to: outputDescriptor)
+        try destination.write(UnsafeRawBufferPointer(sink.bytes))
         return false
       }
       return filter.lastChunkWasUTF8
@@ -169,7 +185,7 @@ package struct FilterRunner: Sendable {
         // Before what the bytes made is written: a file cut inside the
         // mapping's last page reads as zeros there, raising nothing.
         try snapshot?.checkUnchanged()
-        try write(&output)
+        try write(&output, to: destination)
         afterBlock?(filter)
         mapped.release(from: start, before: end)
         start = end
@@ -192,7 +208,7 @@ package struct FilterRunner: Sendable {
       if count == 0 {
         try snapshot?.checkUnchanged()
         let warning = try reader.end(named: name) { try filter.process($0, into: &output) }
-        try write(&output)
+        try write(&output, to: destination)
         if let warning { report(warning) }
         return
       }
@@ -206,7 +222,11 @@ package struct FilterRunner: Sendable {
       try reader.read(UnsafeBufferPointer(rebasing: block[..<count])) {
         try filterWritingFromSink($0)
       }
-      try write(&output)
+      // What was read may be a stream (`tail -f log | prog > file`): what
+      // it made is written at once, aligned or not. (A mapped file is all
+      // there: its output waits for the alignment.)
+      try write(&output, to: destination)
+      try destination.flush()
       afterBlock?(filter)
     }
   }
@@ -215,9 +235,9 @@ package struct FilterRunner: Sendable {
   static let mappedPieceSize = 512 * 1024
 
   /// Writes and empties `output`.
-  private func write(_ output: inout [UInt8]) throws {
+  private func write(_ output: inout [UInt8], to destination: AlignedOutput) throws {
     guard !output.isEmpty else { return }
-    try output.withUnsafeBytes { try writeAll($0, to: outputDescriptor) }
+    try output.withUnsafeBytes { try destination.write($0) }
     output.removeAll(keepingCapacity: true)
   }
 }

@@ -6,6 +6,8 @@ struct PieceWriter<Filter: ByteFilter> {
   let continues: (Filter, Filter) -> Bool
   let merge: (inout Filter, PiecePlace, Bool) -> Void
   let report: (String) -> Void
+  /// Where the pieces go, in writes aligned as one thread's are.
+  private let destination: AlignedOutput
 
   /// The filter that ran the last piece written, not finished yet, and its place.
   private var current: Filter?
@@ -31,6 +33,7 @@ struct PieceWriter<Filter: ByteFilter> {
     self.continues = continues
     self.merge = merge
     self.report = report
+    destination = AlignedOutput(descriptor: runner.outputDescriptor)
   }
 
   /// Writes every piece in order; returns how the run ended.
@@ -50,16 +53,26 @@ struct PieceWriter<Filter: ByteFilter> {
         }
         let stop = try write(piece)
         schedule.release(piece)
-        if let stop { return .stopped(stop) }
+        if let stop {
+          try destination.flush()
+          return .stopped(stop)
+        }
         index += 1
       }
       // As on one thread: the last file's warning, then what finishing finds.
       try endFile(fileIndex)
       try finishCurrent()
+      try destination.flush()
     } catch let error as StreamError {
+      // What came before the error is written (a failed write leaves it).
+      switch error {
+      case .brokenPipe, .cannotWrite: break
+      default: try? destination.flush()
+      }
       if error != .brokenPipe { report(error.description) }
       return .stopped(.stream(error))
     } catch {
+      try? destination.flush()
       report("\(error)")
       return .stopped(.other("\(error)"))
     }
@@ -69,6 +82,8 @@ struct PieceWriter<Filter: ByteFilter> {
   /// Reports the first byte of a file that is not UTF-8, after its pieces.
   private mutating func endFile(_ fileIndex: Int) throws {
     guard fileIndex >= 0, let invalid = firstInvalid else { return }
+    // After the output before it, as on one thread.
+    try destination.flush()
     report(invalid.warning(file: files[fileIndex].path))
     firstInvalid = nil
   }
@@ -121,6 +136,7 @@ struct PieceWriter<Filter: ByteFilter> {
     if let error = pieceError {
       if var positioned = error as? PositionedError {
         positioned.line += currentPlace.recordsBeforeInInput
+        try destination.flush()
         report(positioned.description)
         return .data(positioned)
       }
@@ -206,7 +222,7 @@ struct PieceWriter<Filter: ByteFilter> {
 
   private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {
     if runner.countsOutputLines { outputLines += ByteCounting.count(0x0A, in: bytes) }
-    try writeAll(UnsafeRawBufferPointer(bytes), to: runner.outputDescriptor)
+    try destination.write(UnsafeRawBufferPointer(bytes))
   }
 
   private mutating func emit(_ bytes: [UInt8]) throws {

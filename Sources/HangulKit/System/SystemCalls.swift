@@ -91,6 +91,27 @@ enum SystemCalls {
     cWrite(descriptor, buffer, count)
   }
 
+  /// writev(2) of two buffers, one after the other.
+  @inline(__always)
+  static func write(
+    _ descriptor: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer
+  ) -> Int {
+    var vectors = (
+      iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+      iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+    )
+    return withUnsafePointer(to: &vectors) {
+      $0.withMemoryRebound(to: iovec.self, capacity: 2) { writev(descriptor, $0, 2) }
+    }
+  }
+
+  /// Whether `descriptor` was opened to append (O_APPEND): each write(2)
+  /// then goes to the end of the file, wherever the offset is.
+  static func isAppending(_ descriptor: Int32) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    return flags >= 0 && flags & O_APPEND != 0
+  }
+
   /// close(2).
   @discardableResult
   static func close(_ descriptor: Int32) -> Int32 {
