@@ -366,19 +366,23 @@ package struct NormalFormChecker {
     let separators = UInt64(separator) &* 0x0101_0101_0101_0101
     let blocks = jamoStable || syllablesStable
     // Where the block scan is tried next: at once after the code point it
-    // stopped at, 16 bytes on after one it could not begin with.
+    // stopped at, 16 bytes on after one it could not begin with or passed
+    // little of.
     var blocksFrom = start
     while position < count {
       if blocks, position >= blocksFrom {
         let stop = BlockScan.passStable(
           base, count, from: position, separator: separator, jamo: jamoStable,
           syllables: syllablesStable, last: &lastStart, separators: &passedSeparators)
-        blocksFrom = stop == position ? position &+ 16 : stop &+ 1
+        // After a short pass (text of other scripts, where the block scan
+        // stops every few bytes) the next 16 bytes go by the table first.
+        blocksFrom = stop &- position < 32 ? position &+ 16 : stop &+ 1
         position = stop
         guard position < count else { break }
       }
-      // Whole words: the ASCII a word starts with, and conjoining jamo two at a time.
-      while position &+ 8 <= count {
+      // Whole words: the ASCII a word starts with, and conjoining jamo two
+      // at a time, until the block scan is tried again.
+      while position &+ 8 <= count, !blocks || position < blocksFrom {
         let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
         if word & 0x80 == 0 {
           // The ASCII up to the first byte that is not: its separators counted.
