@@ -84,7 +84,7 @@ struct NormalFormPositionTests {
     arguments: [ICUNormalizer.Form.nfc, .nfd, .nfkc], [UInt8(0x0A), 0x00])
   func sameAsEachRecordAlone(form: ICUNormalizer.Form, separator: UInt8) throws {
     var random = SeededGenerator(seed: 0x11E5_0000 &+ UInt64(separator) &+ UInt64(form.rawValue))
-    let records = Self.records(3000, oneIn: 40, form: form, markMayBegin: false, &random)
+    let records = Self.records(3000, oneIn: 40, form: form, markMayBegin: true, &random)
     let separatorText = String(UnicodeScalar(separator))
     // The last record has no separator after it.
     let texts = records.indices.map {
@@ -151,6 +151,41 @@ struct NormalFormPositionTests {
             "length \(length), prefix \(prefix), syllables \(syllables)")
         }
       }
+    }
+  }
+
+  @Test(
+    "a record that begins with a mark is checked on its own: its problems keep its line and column",
+    arguments: [
+      (
+        "abe\n\u{301}\u{AC00}\u{11A8}x\n", ICUNormalizer.Form.nfc,
+        [Report(line: 2, column: 2, message: "not NFC: \"\u{AC00}\u{11A8}\" (U+AC00 U+11A8)")]
+      ),
+      (
+        "abe\u{301}\n\u{301}\u{AC00}\u{11A8}x\n", .nfd,
+        [Report(line: 2, column: 2, message: "not NFD: \"\u{AC00}\" (U+AC00)")]
+      ),
+      (
+        "abe\u{301}\n\u{301}\u{AC00}\u{11A8}x\n", .nfc,
+        [
+          Report(line: 1, column: 3, message: "not NFC: \"e\u{301}\" (U+0065 U+0301)"),
+          Report(line: 2, column: 2, message: "not NFC: \"\u{AC00}\u{11A8}\" (U+AC00 U+11A8)"),
+        ]
+      ),
+      (
+        "x\n\u{344}y\n", .nfc,
+        [Report(line: 2, column: 1, message: "not NFC: \"\u{344}\" (U+0344)")]
+      ),
+    ])
+  func recordBeginningWithMark(text: String, form: ICUNormalizer.Form, expected: [Report]) throws {
+    for separator in [UInt8(0x0A), 0x00] {
+      var bytes = Array(text.utf8)
+      for index in bytes.indices where bytes[index] == 0x0A { bytes[index] = separator }
+      #expect(
+        try Self.reports([bytes], form: form, separator: separator, perRecord: true) == expected)
+      // The first problem alone: on the same line.
+      let first = try Self.reports([bytes], form: form, separator: separator, perRecord: false)
+      #expect(first.map(\.line) == [expected[0].line])
     }
   }
 }

@@ -298,7 +298,12 @@ package struct NormalFormChecker {
         continue
       }
       let flags = properties.flags(of: value)
-      if flags & NormalizationProperties.boundary != 0 || afterInvalid {
+      // A record's first code point starts a segment even with no boundary
+      // before it (a mark): nothing joins the separator, and a run must not
+      // reach back into the record before.
+      if flags & NormalizationProperties.boundary != 0 || afterInvalid
+        || text[segmentStart] == separator
+      {
         closeSegment()
         segmentStart = position
         segmentStable = flags & NormalizationProperties.stable != 0
