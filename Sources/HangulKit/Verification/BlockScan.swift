@@ -3,10 +3,11 @@
 /// knows to agree with ICU, decided for the sixteen lanes at once with no
 /// branch per character; it stops at the first lane it cannot pass.
 ///
-///     var last = 0
+///     var (last, separators) = (0, 0)
 ///     BlockScan.passStable(base, count, from: 2, separator: 0x0A, jamo: false,
-///                          syllables: true, last: &last)
-///     // the first byte that is not ASCII or a syllable (or 18 before the end)
+///                          syllables: true, last: &last, separators: &separators)
+///     // the first byte that is not ASCII or a syllable (or 18 before the end);
+///     // separators: how many newlines it passed
 ///
 /// A lane passes when its byte is ASCII, the lead of an accepted three-byte
 /// code point (checked with its next bytes, read by loads one and two bytes
@@ -61,44 +62,56 @@ enum BlockScan {
     static var jamoLead: UInt8 { get }
     /// Whether to pass the syllables U+AC00–U+D77F.
     static var syllables: Bool { get }
+    /// Whether the scan counts the separators it passes (a checker that
+    /// numbers records does).
+    static var countsSeparators: Bool { get }
   }
 
   fileprivate enum Jamo: Kind {
     static var jamoLead: UInt8 { 0xE1 }
     static var syllables: Bool { false }
+    static var countsSeparators: Bool { true }
   }
 
   fileprivate enum Syllables: Kind {
     static var jamoLead: UInt8 { 0 }
     static var syllables: Bool { true }
+    static var countsSeparators: Bool { true }
   }
 
   fileprivate enum JamoAndSyllables: Kind {
     static var jamoLead: UInt8 { 0xE1 }
     static var syllables: Bool { true }
+    static var countsSeparators: Bool { true }
   }
 
   fileprivate enum Composed: Kind {
     static var jamoLead: UInt8 { 0xE3 }
     static var syllables: Bool { true }
+    static var countsSeparators: Bool { false }
   }
 
-  /// Normalized output (``NormalFormChecker``): passes ASCII other than
-  /// `separator`, with `syllables` the syllables U+AC00–U+D77F and with
-  /// `jamo` the conjoining jamo U+1100–U+11FF (blocks every code point of
-  /// which the form's table says is stable: the caller knows which).
-  /// Returns where it stopped, a code point start (`start` when it cannot
-  /// begin there); `last` becomes the start of the last code point passed.
+  /// Normalized output (``NormalFormChecker``): passes ASCII (`separator`
+  /// too: `separators` grows by each one passed, so that a scan of lines
+  /// does not stop at every line's end), with `syllables` the syllables
+  /// U+AC00–U+D77F and with `jamo` the conjoining jamo U+1100–U+11FF (blocks
+  /// every code point of which the form's table says is stable: the caller
+  /// knows which). Returns where it stopped, a code point start (`start`
+  /// when it cannot begin there); `last` becomes the start of the last code
+  /// point passed.
   @inline(never)
   static func passStable(
     _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, separator: UInt8, jamo: Bool,
-    syllables: Bool, last: inout Int
+    syllables: Bool, last: inout Int, separators: inout Int
   ) -> Int {
     // One loop for each kind, with no test of the kind in it.
     switch (jamo, syllables) {
-    case (true, false): passStable(Jamo.self, base, count, start, separator, &last)
-    case (false, true): passStable(Syllables.self, base, count, start, separator, &last)
-    case (true, true): passStable(JamoAndSyllables.self, base, count, start, separator, &last)
+    case (true, false):
+      passStable(Jamo.self, base, count, start, separator, &last, &separators)
+    case (false, true):
+      passStable(Syllables.self, base, count, start, separator, &last, &separators)
+    case (true, true):
+      passStable(JamoAndSyllables.self, base, count, start, separator, &last, &separators)
     case (false, false): start
     }
   }
@@ -112,19 +125,22 @@ enum BlockScan {
   @inline(never)
   static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
     var last = start
-    // 0x80 is never ASCII: no separator stops the scan.
-    return passStable(Composed.self, base, count, start, 0x80, &last)
+    var separators = 0
+    // Composed output is checked a line at a time: no separator is counted.
+    return passStable(Composed.self, base, count, start, 0x0A, &last, &separators)
   }
 
-  /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:)``
+  /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:separators:)``
   /// and ``passComposed(_:_:from:)``, specialized for each kind. Blocks
   /// follow each other sixteen bytes apart: a code point that straddles two
   /// blocks is checked by its lead's lane, and its continuation bytes pass
-  /// in the next block by the lead before them.
+  /// in the next block by the lead before them. Separators are counted with
+  /// no branch: each lane of a vector counts those it passed, summed before
+  /// a lane can overflow (every 255 blocks) and where the scan stops.
   @inline(never)
   private static func passStable<K: Kind>(
     _ kind: K.Type, _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
-    _ last: inout Int
+    _ last: inout Int, _ separators: inout Int
   ) -> Int {
     let jamoLead = K.jamoLead
     let syllables = K.syllables
@@ -134,7 +150,7 @@ enum BlockScan {
     guard position &+ 18 <= count, position >= 2, base[position &- 1] & 0xF0 != 0xE0,
       base[position &- 2] & 0xF0 != 0xE0
     else { return position }
-    let separators = splat(separator)
+    let separatorLanes = splat(separator)
     let ascii = splat(0x80)
     let high = splat(0xC0)
     let highNibble = splat(0xF0)
@@ -143,6 +159,9 @@ enum BlockScan {
     let (ea, ed, leadRange) = (splat(0xEA), splat(0xED), splat(4))
     let (firstSecond, endSecond) = (splat(0xB0), splat(0x9E))
     let none = Mask(repeating: false)
+    // Separators passed in each lane since the last sum, and in how many blocks.
+    var lanes = Block()
+    var blocksInLanes = 0
     while position &+ 18 <= count {
       let bytes = load(base, position)
       let next = load(base, position &+ 1)
@@ -169,19 +188,44 @@ enum BlockScan {
       }
       lead = lead .& ((next & high) .== ascii) .& ((afterNext & high) .== ascii)
       let continuation = ((bytes & high) .== ascii) .& leadBefore
-      let passed = ((bytes .< ascii) .& (bytes .!= separators)) .| lead .| continuation
+      let passed = (bytes .< ascii) .| lead .| continuation
       guard every(passed) else {
+        let blockStart = position
         position &+= firstFailing(passed)
+        if K.countsSeparators {
+          separators &+= sum(lanes)
+          // Those of the block's lanes that passed, before the failing one.
+          for index in blockStart..<position where base[index] == separator {
+            separators &+= 1
+          }
+        }
         if position > start { last = position &- (base[position &- 1] < 0x80 ? 1 : 3) }
         return position
       }
+      if K.countsSeparators {
+        // A lane that matches is all ones: subtracting it adds one.
+        lanes &-= unsafeBitCast(bytes .== separatorLanes, to: Block.self)
+        blocksInLanes &+= 1
+        if blocksInLanes == 255 {
+          separators &+= sum(lanes)
+          lanes = Block()
+          blocksInLanes = 0
+        }
+      }
       position &+= 16
     }
+    if K.countsSeparators { separators &+= sum(lanes) }
     guard position > start else { return position }
     // The code point that straddles the last block's end was checked whole.
     while position < count, base[position] & 0xC0 == 0x80 { position &+= 1 }
     last = position &- (base[position &- 1] < 0x80 ? 1 : 3)
     return position
+  }
+
+  /// The sum of the lanes' counts.
+  @inline(__always)
+  private static func sum(_ lanes: Block) -> Int {
+    Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
   }
 
   /// Decomposed output whose every modern group agrees with ICU

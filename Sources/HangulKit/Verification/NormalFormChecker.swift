@@ -244,25 +244,29 @@ package struct NormalFormChecker {
         countedPosition = position
         guard position < count else { break }
       }
-      // The common case: stable code points one after another, nothing undecided.
+      // The common case: stable code points one after another, nothing
+      // undecided, through any number of records (their separators counted).
       if runStart < 0, segmentStable, let base = text.baseAddress {
-        while position < count {
-          var last = segmentStart
-          let stop = Self.passStable(
-            base, count, from: position, separator, table, jamoStable: stable.jamo,
-            syllablesStable: stable.syllables, last: &last)
-          if stop > position {
-            segmentStart = last
-            afterInvalid = false
-            position = stop
-          }
-          guard position < count, base[position] == separator else { break }
-          segmentStart = position
+        var last = segmentStart
+        var separators = 0
+        let stop = Self.passStable(
+          base, count, from: position, separator, table, jamoStable: stable.jamo,
+          syllablesStable: stable.syllables, last: &last, separators: &separators)
+        if stop > position {
+          segmentStart = last
           afterInvalid = false
-          position &+= 1
-          record &+= 1
-          countedPosition = position
-          countedColumn = 1
+          if separators > 0 {
+            // Columns count from the last separator passed, found going back.
+            record &+= separators
+            var lineStart = stop
+            while base[lineStart &- 1] != separator {
+              assert(lineStart &- 1 > position, "a separator was passed after position")
+              lineStart &-= 1
+            }
+            countedPosition = lineStart
+            countedColumn = 1
+          }
+          position = stop
         }
         guard position < count else { break }
       }
@@ -294,7 +298,12 @@ package struct NormalFormChecker {
         continue
       }
       let flags = properties.flags(of: value)
-      if flags & NormalizationProperties.boundary != 0 || afterInvalid {
+      // A record's first code point starts a segment even with no boundary
+      // before it (a mark): nothing joins the separator, and a run must not
+      // reach back into the record before.
+      if flags & NormalizationProperties.boundary != 0 || afterInvalid
+        || text[segmentStart] == separator
+      {
         closeSegment()
         segmentStart = position
         segmentStable = flags & NormalizationProperties.stable != 0
@@ -343,39 +352,48 @@ package struct NormalFormChecker {
   /// have a boundary before them (ASCII, and the conjoining jamo or the
   /// syllables when the form keeps every one of them, sixteen bytes at a
   /// time by ``BlockScan``; other ASCII eight bytes at a time, two- and
-  /// three-byte code points by the table); stops at the separator or at
-  /// anything else.
-  /// `last` is where the last code point passed starts.
+  /// three-byte code points by the table); stops at anything else.
+  /// `last` is where the last code point passed starts; `separators` grows
+  /// by the separators passed (the scan goes on through records).
   @inline(never)
   static func passStable(
     _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, _ separator: UInt8,
     _ table: UnsafeMutablePointer<UInt8>, jamoStable: Bool, syllablesStable: Bool,
-    last: inout Int
+    last: inout Int, separators separatorCount: inout Int
   ) -> Int {
     var position = start
     var lastStart = last
-    defer { last = lastStart }
+    var passedSeparators = 0
+    defer {
+      last = lastStart
+      separatorCount &+= passedSeparators
+    }
     let separators = UInt64(separator) &* 0x0101_0101_0101_0101
     let blocks = jamoStable || syllablesStable
     // Where the block scan is tried next: at once after the code point it
-    // stopped at, 16 bytes on after one it could not begin with.
+    // stopped at, 16 bytes on after one it could not begin with or passed
+    // little of.
     var blocksFrom = start
     while position < count {
       if blocks, position >= blocksFrom {
         let stop = BlockScan.passStable(
           base, count, from: position, separator: separator, jamo: jamoStable,
-          syllables: syllablesStable, last: &lastStart)
-        blocksFrom = stop == position ? position &+ 16 : stop &+ 1
+          syllables: syllablesStable, last: &lastStart, separators: &passedSeparators)
+        // After a short pass (text of other scripts, where the block scan
+        // stops every few bytes) the next 16 bytes go by the table first.
+        blocksFrom = stop &- position < 32 ? position &+ 16 : stop &+ 1
         position = stop
         guard position < count else { break }
       }
-      // Whole words: the ASCII a word starts with, and conjoining jamo two at a time.
-      while position &+ 8 <= count {
+      // Whole words: the ASCII a word starts with, and conjoining jamo two
+      // at a time, until the block scan is tried again.
+      while position &+ 8 <= count, !blocks || position < blocksFrom {
         let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
         if word & 0x80 == 0 {
-          let matches = separatorBits(word, separators)
-          guard matches & 0x80 == 0 else { return position }
-          let stops = word & 0x8080_8080_8080_8080 | matches
+          // The ASCII up to the first byte that is not: its separators counted.
+          let stops = word & 0x8080_8080_8080_8080
+          let passedBits = stops == 0 ? ~0 : (stops & (0 &- stops)) &- 1
+          passedSeparators &+= Self.count(separatorBits(word, separators) & passedBits)
           position &+= stops == 0 ? 8 : stops.trailingZeroBitCount &>> 3
           lastStart = position &- 1
           continue
@@ -388,16 +406,10 @@ package struct NormalFormChecker {
       guard position < count else { break }
       let lead = base[position]
       if lead < 0x80 {
-        guard lead != separator else { return position }
+        // Within the last 8 bytes (the word loop passes ASCII before them).
+        passedSeparators &+= lead == separator ? 1 : 0
         lastStart = position
         position &+= 1
-        while position &+ 8 <= count {
-          let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-          let matches = separatorBits(word, separators)
-          guard (word & 0x8080_8080_8080_8080) | matches == 0 else { break }
-          position &+= 8
-          lastStart = position &- 1
-        }
         continue
       }
       if lead == 0xE1, position &+ 8 <= count {
@@ -438,6 +450,12 @@ package struct NormalFormChecker {
       position &+= 3
     }
     return position
+  }
+
+  /// How many bytes of `bits` have their 0x80 bit set (its other bits clear).
+  @inline(__always)
+  static func count(_ bits: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((bits &>> 7) &* 0x0101_0101_0101_0101) &>> 56)
   }
 
   /// 0x80 in each byte of `word` that equals the separator (`separators`
