@@ -22,9 +22,32 @@
 ///
 /// Every operation is between two vectors (a constant is a vector of it):
 /// with a scalar operand Swift compares lane by lane.
-enum BlockScan {
+package enum BlockScan {
   typealias Block = SIMD16<UInt8>
   typealias Mask = SIMDMask<SIMD16<Int8>>
+  /// A block's bytes as signed lanes, or a mask's lanes (all ones or all
+  /// zeros) to combine with `&` and `|` (they stay bytes: combined as masks,
+  /// they were widened and narrowed again, four instructions a block).
+  typealias Signed = SIMD16<Int8>
+
+  @inline(__always)
+  static func signed(_ block: Block) -> Signed { unsafeBitCast(block, to: Signed.self) }
+
+  @inline(__always)
+  static func laneBits(_ mask: Mask) -> Signed { unsafeBitCast(mask, to: Signed.self) }
+
+  /// Whether every lane of `passed` (a mask's lanes) is all ones.
+  @inline(__always)
+  static func every(_ passed: Signed) -> Bool {
+    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
+    return words.0 & words.1 == ~0
+  }
+
+  /// The first lane of `passed` (a mask's lanes) that is zero, 16 when none is.
+  @inline(__always)
+  static func firstFailing(_ passed: Signed) -> Int {
+    firstFailing(unsafeBitCast(passed, to: Mask.self))
+  }
 
   @inline(__always)
   static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Block {
@@ -100,7 +123,7 @@ enum BlockScan {
   /// when it cannot begin there); `last` becomes the start of the last code
   /// point passed.
   @inline(never)
-  static func passStable(
+  package static func passStable(
     _ base: UnsafePointer<UInt8>, _ count: Int, from start: Int, separator: UInt8, jamo: Bool,
     syllables: Bool, last: inout Int, separators: inout Int
   ) -> Int {
@@ -123,7 +146,7 @@ enum BlockScan {
   /// Returns where it stopped, a code point start (`start` when it cannot
   /// begin there).
   @inline(never)
-  static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+  package static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
     var last = start
     var separators = 0
     // Composed output is checked a line at a time: no separator is counted.
@@ -132,11 +155,16 @@ enum BlockScan {
 
   /// The loop of ``passStable(_:_:from:separator:jamo:syllables:last:separators:)``
   /// and ``passComposed(_:_:from:)``, specialized for each kind. Blocks
-  /// follow each other sixteen bytes apart: a code point that straddles two
-  /// blocks is checked by its lead's lane, and its continuation bytes pass
-  /// in the next block by the lead before them. Separators are counted with
-  /// no branch: each lane of a vector counts those it passed, summed before
-  /// a lane can overflow (every 255 blocks) and where the scan stops.
+  /// follow each other sixteen bytes apart. A lane passes when it is ASCII,
+  /// an accepted lead, or a continuation byte, and the continuation bytes
+  /// are exactly the lanes one or two after a three-byte lead (read from the
+  /// loads one and two bytes before the block): a lead is followed by its
+  /// two continuation bytes, in this block or the next (the scan's end
+  /// checks those after the last block). A failing lane may be inside a
+  /// code point: the scan stops at that code point's start. Separators are
+  /// counted with no branch: each lane of a vector counts those it passed,
+  /// summed before a lane can overflow (every 255 blocks) and where the
+  /// scan stops.
   @inline(never)
   private static func passStable<K: Kind>(
     _ kind: K.Type, _ base: UnsafePointer<UInt8>, _ count: Int, _ start: Int, _ separator: UInt8,
@@ -151,54 +179,61 @@ enum BlockScan {
       base[position &- 2] & 0xF0 != 0xE0
     else { return position }
     let separatorLanes = splat(separator)
-    let ascii = splat(0x80)
-    let high = splat(0xC0)
     let highNibble = splat(0xF0)
     let threeByteLead = splat(0xE0)
     let (jamoLeads, jamoSecond, secondMask) = (splat(jamoLead), splat(0x84), splat(0xFC))
-    let (ea, ed, leadRange) = (splat(0xEA), splat(0xED), splat(4))
-    let (firstSecond, endSecond) = (splat(0xB0), splat(0x9E))
-    let none = Mask(repeating: false)
+    let (ea, ed) = (splat(0xEA), splat(0xED))
+    // Compared as signed bytes (one instruction each): ASCII is 0 or more,
+    // a continuation byte (80–BF) less than -64; EB and EC are -21 and -20,
+    // B0 is -80 and 9E -98.
+    let (noLane, continuationEnd) = (Signed(repeating: -1), Signed(repeating: -64))
+    let (belowEB, aboveEC) = (Signed(repeating: -22), Signed(repeating: -19))
+    let (belowB0, nineE) = (Signed(repeating: -81), Signed(repeating: -98))
     // Separators passed in each lane since the last sum, and in how many blocks.
     var lanes = Block()
     var blocksInLanes = 0
     while position &+ 18 <= count {
       let bytes = load(base, position)
       let next = load(base, position &+ 1)
-      let afterNext = load(base, position &+ 2)
+      let (signedBytes, signedNext) = (signed(bytes), signed(next))
       let before = load(base, position &- 1)
       let twoBefore = load(base, position &- 2)
-      var lead = none
-      let leadBefore: Mask
+      var lead = Signed()
+      let leadBefore: Signed
       if jamo {
-        lead .|= (bytes .== jamoLeads) .& ((next & secondMask) .== jamoSecond)
+        lead |= laneBits(bytes .== jamoLeads) & laneBits((next & secondMask) .== jamoSecond)
       }
       if syllables {
-        // EA B0 80 (U+AC00) to ED 9D BF (U+D77F).
-        let inLeads = (bytes &- ea) .< leadRange
-        let below = (bytes .== ea) .& (next .< firstSecond)
-        let above = (bytes .== ed) .& (next .>= endSecond)
-        lead .|= inLeads .& .!(below .| above)
+        // EA B0 80 (U+AC00) to ED 9D BF (U+D77F): EB and EC with any second
+        // byte, EA with B0–BF, ED with 80–9D (the second byte's lane checks
+        // that it continues).
+        let middle = laneBits(signedBytes .> belowEB) & laneBits(signedBytes .< aboveEC)
+        let first = laneBits(bytes .== ea) & laneBits(signedNext .> belowB0)
+        let last = laneBits(bytes .== ed) & laneBits(signedNext .< nineE)
+        lead |= middle | first | last
       }
       if jamo, !syllables {
-        leadBefore = (before .== jamoLeads) .| (twoBefore .== jamoLeads)
+        leadBefore = laneBits(before .== jamoLeads) | laneBits(twoBefore .== jamoLeads)
       } else {
         leadBefore =
-          ((before & highNibble) .== threeByteLead) .| ((twoBefore & highNibble) .== threeByteLead)
+          laneBits((before & highNibble) .== threeByteLead)
+          | laneBits((twoBefore & highNibble) .== threeByteLead)
       }
-      lead = lead .& ((next & high) .== ascii) .& ((afterNext & high) .== ascii)
-      let continuation = ((bytes & high) .== ascii) .& leadBefore
-      let passed = (bytes .< ascii) .| lead .| continuation
+      let continuation = laneBits(signedBytes .< continuationEnd)
+      // A lead's own lane fails unless it is accepted; a lane after one is
+      // a continuation byte exactly when one is due.
+      let passed =
+        (laneBits(signedBytes .> noLane) | lead | continuation)
+        & laneBits(continuation .== leadBefore)
       guard every(passed) else {
-        let blockStart = position
-        position &+= firstFailing(passed)
+        let failing = firstFailing(passed)
+        position &+= failing
         if K.countsSeparators {
-          separators &+= sum(lanes)
+          if blocksInLanes > 0 { separators &+= sum(lanes) }
           // Those of the block's lanes that passed, before the failing one.
-          for index in blockStart..<position where base[index] == separator {
-            separators &+= 1
-          }
+          separators &+= countBefore(failing, bytes .== separatorLanes)
         }
+        position = codePointStart(base, position, start)
         if position > start { last = position &- (base[position &- 1] < 0x80 ? 1 : 3) }
         return position
       }
@@ -216,10 +251,40 @@ enum BlockScan {
     }
     if K.countsSeparators { separators &+= sum(lanes) }
     guard position > start else { return position }
-    // The code point that straddles the last block's end was checked whole.
-    while position < count, base[position] & 0xC0 == 0x80 { position &+= 1 }
-    last = position &- (base[position &- 1] < 0x80 ? 1 : 3)
+    // A lead in the last block's last two lanes: its continuation bytes
+    // are after the block (there are two more bytes: position + 2 <= count).
+    assert(position &+ 2 <= count, "the loop leaves two bytes after its last block")
+    if base[position &- 1] & 0xF0 == 0xE0 {
+      position &+= base[position] & 0xC0 == 0x80 && base[position &+ 1] & 0xC0 == 0x80 ? 2 : -1
+    } else if base[position &- 2] & 0xF0 == 0xE0 {
+      position &+= base[position] & 0xC0 == 0x80 ? 1 : -2
+    }
+    if position > start { last = position &- (base[position &- 1] < 0x80 ? 1 : 3) }
     return position
+  }
+
+  /// The start of the code point that `stop`, a lane that failed after
+  /// lanes that passed, is in: the lead one or two bytes before when there
+  /// is one (its continuation bytes were due), not before `start`.
+  @inline(__always)
+  private static func codePointStart(
+    _ base: UnsafePointer<UInt8>, _ stop: Int, _ start: Int
+  ) -> Int {
+    if stop &- 1 >= start, base[stop &- 1] & 0xF0 == 0xE0 { return stop &- 1 }
+    if stop &- 2 >= start, base[stop &- 2] & 0xF0 == 0xE0 { return stop &- 2 }
+    return stop
+  }
+
+  /// How many of the lanes before `lane` are true in `mask` (its two words'
+  /// bytes before that lane, all ones or all zeros, counted by their bits).
+  @inline(__always)
+  static func countBefore(_ lane: Int, _ mask: Mask) -> Int {
+    assert((0..<16).contains(lane), "a lane of a block")
+    let words = unsafeBitCast(mask, to: (UInt64, UInt64).self)
+    let bits = UInt64(truncatingIfNeeded: lane &* 8)
+    let low = lane >= 8 ? words.0 : words.0 & ((1 &<< bits) &- 1)
+    let high = lane <= 8 ? 0 : words.1 & ((1 &<< (bits &- 64)) &- 1)
+    return (low.nonzeroBitCount &+ high.nonzeroBitCount) &>> 3
   }
 
   /// The sum of the lanes' counts.

@@ -1,0 +1,119 @@
+import HangulKit
+import TestSupport
+import Testing
+
+/// The block scans against a code point by code point walk, on random
+/// bytes: what they pass, valid or not (leads cut short, stray and missing
+/// continuation bytes, the code points next to each range, a lead right
+/// after a lead), with every start offset and every end near a block's.
+@Suite("Verification block scans, byte by byte")
+struct BlockScanOracleTests {
+  /// What a scan passes besides ASCII: three-byte code points in `ranges`.
+  struct Kind: CustomStringConvertible, Sendable {
+    var name: String
+    var jamo: Bool
+    var syllables: Bool
+    var composed: Bool
+    var description: String { name }
+
+    var ranges: [ClosedRange<UInt32>] {
+      var ranges: [ClosedRange<UInt32>] = []
+      if jamo { ranges.append(0x1100...0x11FF) }
+      if syllables { ranges.append(0xAC00...0xD77F) }
+      if composed { ranges.append(0x3100...0x31FF) }
+      return ranges
+    }
+  }
+
+  static let kinds = [
+    Kind(name: "jamo", jamo: true, syllables: false, composed: false),
+    Kind(name: "syllables", jamo: false, syllables: true, composed: false),
+    Kind(name: "jamo and syllables", jamo: true, syllables: true, composed: false),
+    Kind(name: "composed", jamo: false, syllables: true, composed: true),
+  ]
+
+  /// Pieces of bytes: what the scans pass, what is next to it, and what is
+  /// not UTF-8.
+  static let pieces: [[UInt8]] = [
+    Array("a".utf8), Array(" ".utf8), [0x0A], [0x0A, 0x0A], Array("가".utf8), Array("힣".utf8),
+    Array("\u{D77F}".utf8), Array("\u{D780}".utf8), Array("\u{AC00}".utf8),
+    Array("\u{ABFF}".utf8), Array("\u{1100}".utf8), Array("\u{11FF}".utf8),
+    Array("\u{1200}".utf8), Array("\u{10FF}".utf8), Array("\u{3100}".utf8),
+    Array("\u{31FF}".utf8), Array("\u{3200}".utf8), Array("\u{30FF}".utf8), Array("“".utf8),
+    Array("é".utf8), Array("👍".utf8), [0xEA], [0xEA, 0xB0], [0xED, 0x9E], [0xE1, 0x84],
+    [0xE3, 0x84], [0x80], [0xBF], [0xB0, 0x80], [0xFF], [0xC3], [0xED, 0xA0, 0x80],
+    [0xE0, 0x80, 0x80], [0xEA, 0xEA, 0xB0, 0x80], [0xEB, 0x41, 0x80], [0xEB, 0x80, 0x41],
+  ]
+
+  /// Where the walk from `start` stops: the first code point that is not
+  /// ASCII nor a whole three-byte code point in `ranges`.
+  static func walk(_ bytes: [UInt8], from start: Int, _ ranges: [ClosedRange<UInt32>]) -> (
+    stop: Int, starts: Set<Int>
+  ) {
+    var position = start
+    var starts: Set<Int> = [start]
+    while position < bytes.count {
+      if bytes[position] < 0x80 {
+        position += 1
+      } else if position + 2 < bytes.count, bytes[position] & 0xF0 == 0xE0,
+        bytes[position + 1] & 0xC0 == 0x80, bytes[position + 2] & 0xC0 == 0x80,
+        case let value = UInt32(bytes[position] & 0x0F) << 12
+          | UInt32(bytes[position + 1] & 0x3F) << 6 | UInt32(bytes[position + 2] & 0x3F),
+        ranges.contains(where: { $0.contains(value) })
+      {
+        position += 3
+      } else {
+        break
+      }
+      starts.insert(position)
+    }
+    return (position, starts)
+  }
+
+  @Test("a block scan passes exactly what the walk passes, up to its last block", arguments: kinds)
+  func againstWalk(kind: Kind) {
+    var random = SeededGenerator(seed: 0xB1_0C5C &+ UInt64(kind.name.utf8.count))
+    for round in 0..<1500 {
+      // Mostly what the scan passes, so that it runs through blocks, with
+      // one piece of anything in a few places.
+      var bytes: [UInt8] = Array("ab".utf8)
+      let length = Int.random(in: 0...120, using: &random)
+      let passed = kind.ranges
+      while bytes.count < length {
+        if Int.random(in: 0..<12, using: &random) == 0 {
+          bytes += Self.pieces[Int.random(in: 0..<Self.pieces.count, using: &random)]
+        } else if Bool.random(using: &random) {
+          bytes.append(Bool.random(using: &random) ? 0x20 : 0x0A)
+        } else {
+          let range = passed[Int.random(in: 0..<passed.count, using: &random)]
+          let value = UInt32.random(in: range, using: &random)
+          bytes += Array(String(Unicode.Scalar(value)!).utf8)
+        }
+      }
+      for start in 2..<max(2, bytes.count) {
+        let (expectedStop, starts) = Self.walk(bytes, from: start, kind.ranges)
+        var last = start
+        var separators = 0
+        let stop = bytes.withUnsafeBufferPointer { buffer in
+          kind.composed
+            ? BlockScan.passComposed(buffer.baseAddress!, buffer.count, from: start)
+            : BlockScan.passStable(
+              buffer.baseAddress!, buffer.count, from: start, separator: 0x0A, jamo: kind.jamo,
+              syllables: kind.syllables, last: &last, separators: &separators)
+        }
+        // It stops where the walk does, or earlier at a code point start
+        // within its last 18 bytes (or at the start: a lead before it).
+        let context = "round \(round), start \(start): \(bytes)"
+        #expect(starts.contains(stop), "\(context)")
+        #expect(stop <= expectedStop, "\(context)")
+        let leadBefore = bytes[start - 1] & 0xF0 == 0xE0 || bytes[start - 2] & 0xF0 == 0xE0
+        if stop < expectedStop, !leadBefore {
+          #expect(stop + 20 > bytes.count || stop == start && start + 18 > bytes.count, "\(context)")
+        }
+        guard !kind.composed, stop > start else { continue }
+        #expect(separators == bytes[start..<stop].filter { $0 == 0x0A }.count, "\(context)")
+        #expect(last == stop - (bytes[stop - 1] < 0x80 ? 1 : 3), "\(context)")
+      }
+    }
+  }
+}
