@@ -146,7 +146,9 @@ package enum BlockScan {
   /// Returns where it stopped, a code point start (`start` when it cannot
   /// begin there).
   @inline(never)
-  package static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+  package static func passComposed(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int)
+    -> Int
+  {
     var last = start
     var separators = 0
     // Composed output is checked a line at a time: no separator is counted.
