@@ -375,7 +375,13 @@ package struct NormalFormChecker {
     // little of.
     var blocksFrom = start
     while position < count {
-      if blocks, position >= blocksFrom {
+      if blocks, position >= blocksFrom, position &+ 16 <= count,
+        BlockScan.holdsOtherLead(base + position, jamo: jamoStable, syllables: syllablesStable)
+      {
+        // The block scan would stop in these 16 bytes (text of other
+        // scripts): the table takes them first.
+        blocksFrom = position &+ 16
+      } else if blocks, position >= blocksFrom {
         let stop = BlockScan.passStable(
           base, count, from: position, separator: separator, jamo: jamoStable,
           syllables: syllablesStable, last: &lastStart, separators: &passedSeparators)
