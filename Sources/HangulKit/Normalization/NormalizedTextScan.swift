@@ -21,6 +21,15 @@
 /// About 3.5 instructions a byte in the composing loop, against about 14
 /// when it looks at each code point.
 enum NormalizedTextScan {
+  /// A block's bytes as signed lanes, or a mask's lanes (all ones or none).
+  typealias Lanes = SIMD16<Int8>
+
+  @inline(__always)
+  static func signed(_ block: SIMD16<UInt8>) -> Lanes { unsafeBitCast(block, to: Lanes.self) }
+
+  @inline(__always)
+  static func lanes(_ mask: SIMDMask<Lanes>) -> Lanes { unsafeBitCast(mask, to: Lanes.self) }
+
   /// Bytes of look-ahead the scan keeps from the end, so that the code point
   /// it stops in can be found without reading past `count`.
   static let margin = 16 + 2
@@ -54,11 +63,17 @@ enum NormalizedTextScan {
     assert(start >= 2, "the first block's test reads the two bytes before it")
     var position = start
     // Local constants (static ones cost a swift_once check at each use).
-    let x80 = SIMD16<UInt8>(repeating: 0x80)
+    // Bytes compared as signed lanes where one compare does it: ASCII is 0
+    // or more, a continuation byte (80-BF) less than -64, a lead of two or
+    // three bytes (C0-EF) from -64 to -17; B0 is -80, 9E -98.
     let xC0 = SIMD16<UInt8>(repeating: 0xC0)
     let xC2 = SIMD16<UInt8>(repeating: 0xC2)
     let xE0 = SIMD16<UInt8>(repeating: 0xE0)
     let xF0 = SIMD16<UInt8>(repeating: 0xF0)
+    let (continuationEnd, leadFirst2, leadEnd3) = (
+      Lanes(repeating: -64), Lanes(repeating: -65), Lanes(repeating: -16)
+    )
+    let (belowB0, belowRange9E) = (Lanes(repeating: -80), Lanes(repeating: -99))
     let twoByteCount = SIMD16<UInt8>(repeating: twoByteLeads)
     // The three-byte leads taken: EA-ED (syllables) or E1 (jamo).
     let leadFirst = SIMD16<UInt8>(repeating: decomposed ? 0xE1 : 0xEA)
@@ -69,8 +84,6 @@ enum NormalizedTextScan {
     let xE1 = SIMD16<UInt8>(repeating: 0xE1)
     let xEA = SIMD16<UInt8>(repeating: 0xEA)
     let xED = SIMD16<UInt8>(repeating: 0xED)
-    let xB0 = SIMD16<UInt8>(repeating: 0xB0)
-    let x9E = SIMD16<UInt8>(repeating: 0x9E)
     while position &+ margin <= count {
       // The scan reads base[position - 2 ..< position + 16]: inside the buffer.
       assert(position >= 2 && position &+ 16 <= count)
@@ -78,21 +91,29 @@ enum NormalizedTextScan {
       let current = bytes.loadUnaligned(as: SIMD16<UInt8>.self)
       let before = bytes.loadUnaligned(fromByteOffset: -1, as: SIMD16<UInt8>.self)
       let twoBefore = bytes.loadUnaligned(fromByteOffset: -2, as: SIMD16<UInt8>.self)
+      let (signedCurrent, signedBefore) = (signed(current), signed(before))
       // Vector operands only: the operators with a scalar operand, and `&`
-      // on vectors, are the protocol's lane-by-lane versions.
-      let isContinuation = current .>= x80 .& (current .< xC0)
+      // on vectors, are the protocol's lane-by-lane versions. Masks are
+      // combined as lanes of bytes (as masks they were widened and narrowed
+      // again, four instructions a block).
+      let isContinuation = lanes(signedCurrent .< continuationEnd)
       let continues =
-        before .>= xC0 .& (before .< xF0) .| (twoBefore .>= xE0 .& (twoBefore .< xF0))
-      let isLead = current .>= xC0
-      let takenLead = current &- leadFirst .< leadCount .| (current &- xC2 .< twoByteCount)
+        lanes(signedBefore .> leadFirst2) & lanes(signedBefore .< leadEnd3)
+        | lanes((twoBefore & xF0) .== xE0)
+      let isLead = lanes(current .>= xC0)
+      let takenLead =
+        lanes(current &- leadFirst .< leadCount) | lanes(current &- xC2 .< twoByteCount)
+      // A second byte out of the range; one that is not a continuation
+      // byte stops the block anyway.
       let leavesRange =
         decomposed
-        ? (before .== xE1) .& (current &- x84 .>= x04)
-        : (before .== xEA) .& (current .< xB0) .| ((before .== xED) .& (current .>= x9E))
-      let stops = (isContinuation .^ continues) .| (isLead .& .!takenLead) .| leavesRange
+        ? lanes(before .== xE1) & lanes(current &- x84 .>= x04)
+        : lanes(before .== xEA) & lanes(signedCurrent .< belowB0)
+          | (lanes(before .== xED) & lanes(signedCurrent .> belowRange9E))
+      let stops = (isContinuation ^ continues) | (isLead & ~takenLead) | leavesRange
       // Not `any(stops)`: the standard library reduces a mask lane by lane.
-      let lanes = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
-      if lanes[0] | lanes[1] != 0 { break }
+      let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+      if words[0] | words[1] != 0 { break }
       position &+= 16
     }
     guard position > start else { return start }
