@@ -76,6 +76,16 @@ package final class AlignedOutput {
     offset? += count
   }
 
+  /// Writes what waits when a run stops with `error`, so that what came
+  /// before the error is written; not when the output itself failed (a
+  /// closed pipe, a failed write: nothing more can go there).
+  package func flush(after error: StreamError) {
+    switch error {
+    case .brokenPipe, .cannotWrite: return
+    default: try? flush()
+    }
+  }
+
   private func writeAligned(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
     guard let start = offset else {
       try writeAll(bytes, to: descriptor)

@@ -100,11 +100,7 @@ package struct FilterRunner: Sendable {
       try write(&output, to: destination)
       try destination.flush()
     } catch let error as StreamError {
-      // What came before the error is written (a failed write leaves it).
-      switch error {
-      case .brokenPipe, .cannotWrite: break
-      default: try? destination.flush()
-      }
+      destination.flush(after: error)
       if error != .brokenPipe { report(error.description) }
       return .stopped(.stream(error))
     } catch let error as PositionedError {
