@@ -130,4 +130,100 @@ struct BlockScanOracleTests {
       }
     }
   }
+
+  /// Pieces for the scan of decomposed output: modern groups' jamo one by
+  /// one, and the jamo next to their ranges (old initials, vowels and
+  /// finals), syllables, and bytes that are not UTF-8.
+  static let groupPieces: [[UInt8]] = [
+    Array("a".utf8), Array(" ".utf8), [0x0A], Array("가".utf8), Array("\u{1100}".utf8),
+    Array("\u{1112}".utf8), Array("\u{1113}".utf8), Array("\u{1161}".utf8),
+    Array("\u{1175}".utf8), Array("\u{1176}".utf8), Array("\u{1160}".utf8),
+    Array("\u{11A8}".utf8), Array("\u{11C2}".utf8), Array("\u{11C3}".utf8),
+    Array("\u{11A7}".utf8), Array("\u{115F}".utf8), Array("é".utf8), [0xE1], [0xE1, 0x84],
+    [0xE1, 0x85], [0x80], [0xFF], [0xE1, 0x84, 0x41],
+  ]
+
+  /// Where the walk over modern groups (an initial U+1100–U+1112, a vowel
+  /// U+1161–U+1175, perhaps a final U+11A8–U+11C2) and ASCII stops (at
+  /// the start of the last group when it has no final), and the starts of
+  /// what it passed.
+  static func walkGroups(_ bytes: [UInt8], from start: Int) -> (stop: Int, starts: Set<Int>) {
+    func jamo(_ at: Int, _ range: ClosedRange<UInt32>) -> Bool {
+      guard at + 2 < bytes.count, bytes[at] == 0xE1, bytes[at + 1] & 0xC0 == 0x80,
+        bytes[at + 2] & 0xC0 == 0x80
+      else { return false }
+      let value = 0x1000 | UInt32(bytes[at + 1] & 0x3F) << 6 | UInt32(bytes[at + 2] & 0x3F)
+      return range.contains(value)
+    }
+    var position = start
+    var starts: Set<Int> = [start]
+    // Where the last group passed starts when it has no final: the scan
+    // leaves such a group to its caller (what stopped it may be a final).
+    var open: Int?
+    while position < bytes.count {
+      if bytes[position] < 0x80 {
+        open = nil
+        position += 1
+      } else if jamo(position, 0x1100...0x1112), jamo(position + 3, 0x1161...0x1175) {
+        open = nil
+        if jamo(position + 6, 0x11A8...0x11C2) {
+          position += 9
+        } else {
+          open = position
+          position += 6
+        }
+      } else {
+        break
+      }
+      starts.insert(position)
+    }
+    // Unless an initial's lane passes there (it looks at the vowel's
+    // first two bytes only): the stop is then in the next group.
+    let initialLane =
+      jamo(position, 0x1100...0x1112) && position + 4 < bytes.count
+      && bytes[position + 3] == 0xE1 && bytes[position + 4] == 0x85
+    return (initialLane ? position : open ?? position, starts)
+  }
+
+  @Test("the scan of decomposed output passes exactly the modern groups the walk passes")
+  func groupsAgainstWalk() {
+    var random = SeededGenerator(seed: 0x6_20_0C5)
+    for round in 0..<1500 {
+      var bytes: [UInt8] = Array("ab".utf8)
+      let length = Int.random(in: 0...150, using: &random)
+      while bytes.count < length {
+        if Int.random(in: 0..<10, using: &random) == 0 {
+          bytes += Self.groupPieces[Int.random(in: 0..<Self.groupPieces.count, using: &random)]
+        } else if Int.random(in: 0..<3, using: &random) == 0 {
+          bytes.append(Bool.random(using: &random) ? 0x20 : 0x0A)
+        } else {
+          var group = [
+            UInt32.random(in: 0x1100...0x1112, using: &random),
+            UInt32.random(in: 0x1161...0x1175, using: &random),
+          ]
+          if Bool.random(using: &random) {
+            group.append(UInt32.random(in: 0x11A8...0x11C2, using: &random))
+          }
+          for value in group { bytes += Array(String(Unicode.Scalar(value)!).utf8) }
+        }
+      }
+      for start in 3..<max(3, bytes.count) {
+        let (expectedStop, starts) = Self.walkGroups(bytes, from: start)
+        let stop = bytes.withUnsafeBufferPointer {
+          BlockScan.passGroups($0.baseAddress!, $0.count, from: start)
+        }
+        let context = "round \(round), start \(start): \(bytes)"
+        #expect(starts.contains(stop), "\(context)")
+        #expect(stop <= expectedStop, "\(context)")
+        // Earlier only in its last bytes, or at once after a lead or an
+        // initial or vowel (which the first lanes would lean on).
+        let leansBack =
+          bytes[start - 1] == 0xE1 || bytes[start - 2] == 0xE1
+          || bytes[start - 3] == 0xE1 && (0x84...0x85).contains(bytes[start - 2])
+        if stop < expectedStop, !(leansBack && stop == start) {
+          #expect(stop + 30 > bytes.count, "\(context)")
+        }
+      }
+    }
+  }
 }

@@ -324,7 +324,8 @@ package enum BlockScan {
   /// own lane checks the rest of it). Returns where it stopped, at the start
   /// of a group: a group cut by the stop is left whole for the caller.
   @inline(never)
-  static func passGroups(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int {
+  package static func passGroups(_ base: UnsafePointer<UInt8>, _ count: Int, from start: Int) -> Int
+  {
     var position = start
     // No lead before the block reaching into it, and no initial or vowel
     // right before it (a vowel or final in lane 0 would lean on it).
@@ -334,41 +335,56 @@ package enum BlockScan {
     else { return position }
     let (e1, initialSecond, vowelSecond) = (splat(0xE1), splat(0x84), splat(0x85))
     let (finalSecond, lastFinalSecond) = (splat(0x86), splat(0x87))
-    let (ascii, high) = (splat(0x80), splat(0xC0))
-    let (initialCount, firstVowel, vowelCount) = (splat(19), splat(0xA1), splat(21))
-    let (firstFinal, finalCount, lastFinalCount) = (splat(0xA8), splat(24), splat(3))
+    // Third bytes compared as signed bytes: initials 80–92 are below -109,
+    // vowels A1–B5 from -95 to -75, finals A8–BF from -88 to -65 and 80–82
+    // below -125; ASCII is 0 or more, a continuation byte below -64.
+    let (noLane, continuationEnd) = (Signed(repeating: -1), Signed(repeating: -64))
+    let (initialEnd, lastFinalEnd) = (Signed(repeating: -109), Signed(repeating: -125))
+    let (belowVowel, vowelEnd) = (Signed(repeating: -96), Signed(repeating: -74))
+    let belowFinal = Signed(repeating: -89)
     while position &+ 21 <= count {
       let bytes = load(base, position)
       let next = load(base, position &+ 1)
-      let afterNext = load(base, position &+ 2)
+      let afterNext = signed(load(base, position &+ 2))
       let third = load(base, position &+ 3)
       let fourth = load(base, position &+ 4)
       let before = load(base, position &- 1)
       let twoBefore = load(base, position &- 2)
       let threeBefore = load(base, position &- 3)
-      let isE1 = bytes .== e1
-      let leadBefore = threeBefore .== e1
+      let isE1 = laneBits(bytes .== e1)
+      let leadBefore = laneBits(threeBefore .== e1)
       let initial =
-        isE1 .& (next .== initialSecond) .& ((afterNext &- ascii) .< initialCount)
-        .& (third .== e1) .& (fourth .== vowelSecond)
+        laneBits(next .== initialSecond) & laneBits(afterNext .< initialEnd)
+        & laneBits(third .== e1) & laneBits(fourth .== vowelSecond)
       let vowel =
-        isE1 .& (next .== vowelSecond) .& ((afterNext &- firstVowel) .< vowelCount)
-        .& leadBefore .& (twoBefore .== initialSecond)
+        laneBits(next .== vowelSecond) & laneBits(afterNext .> belowVowel)
+        & laneBits(afterNext .< vowelEnd) & leadBefore & laneBits(twoBefore .== initialSecond)
       let finalShape =
-        ((next .== finalSecond) .& ((afterNext &- firstFinal) .< finalCount))
-        .| ((next .== lastFinalSecond) .& ((afterNext &- ascii) .< lastFinalCount))
-      let final = isE1 .& finalShape .& leadBefore .& (twoBefore .== vowelSecond)
-      let continuation = ((bytes & high) .== ascii) .& ((before .== e1) .| (twoBefore .== e1))
-      let passed = (bytes .< ascii) .| initial .| vowel .| final .| continuation
+        laneBits(next .== finalSecond) & laneBits(afterNext .> belowFinal)
+        & laneBits(afterNext .< continuationEnd)
+        | laneBits(next .== lastFinalSecond) & laneBits(afterNext .< lastFinalEnd)
+      let final = finalShape & leadBefore & laneBits(twoBefore .== vowelSecond)
+      let signedBytes = signed(bytes)
+      let continuation =
+        laneBits(signedBytes .< continuationEnd)
+        & (laneBits(before .== e1) | laneBits(twoBefore .== e1))
+      let passed =
+        laneBits(signedBytes .> noLane) | isE1 & (initial | vowel | final) | continuation
       guard every(passed) else {
         position &+= firstFailing(passed)
         return backToGroupStart(base, position, start)
       }
       position &+= 16
     }
-    // The code point that straddles the last block's end was checked whole.
+    // The code point that straddles the last block's end was checked whole
+    // by its lead's lane (a continuation byte after a code point that ends
+    // with the block is not passed: it is in no code point).
     if position > start {
-      while position < count, base[position] & 0xC0 == 0x80 { position &+= 1 }
+      if base[position &- 1] == 0xE1 {
+        position &+= 2
+      } else if base[position &- 2] == 0xE1 {
+        position &+= 1
+      }
     }
     return backToGroupStart(base, position, start)
   }
