@@ -9,16 +9,19 @@
 ///     // the first byte that is not ASCII or a syllable (or 18 before the end);
 ///     // separators: how many newlines it passed
 ///
-/// A lane passes when its byte is ASCII, the lead of an accepted three-byte
-/// code point (checked with its next bytes, read by loads one and two bytes
-/// further on), or a continuation byte with a lead one or two bytes before
-/// it. Lanes read up to three bytes before the block and five after it: the
-/// bytes before the first block must not hold a lead that reaches into it
-/// (each scan checks this before its first block). A block whose every lane
-/// passes is a whole number of accepted code points (and the one that
-/// straddles its end, read whole); when a lane fails, every lane before it
-/// passed, so the failing lane starts a code point. Time O(n), a few vector
-/// operations per sixteen bytes.
+/// In ``passStable(_:_:from:separator:jamo:syllables:last:separators:)``
+/// a lane passes when its byte is ASCII, an accepted lead (its range
+/// checked with the next byte), or a continuation byte, and it is a
+/// continuation byte exactly when a three-byte lead one or two bytes before
+/// makes one due (loads one and two bytes before the block). In
+/// ``passGroups(_:_:from:)`` a lead's lane checks the bytes after it (loads
+/// up to four bytes on) and the jamo before it. Lanes read up to three
+/// bytes before the block: the bytes before the first block must not hold a
+/// lead that reaches into it (each scan checks this before its first
+/// block). A lane that fails may be inside a code point whose lead passed:
+/// each scan stops at that code point's start, and after its last block it
+/// passes only the continuation bytes due to a lead in the block's last
+/// lanes. Time O(n), a few vector operations per sixteen bytes.
 ///
 /// Every operation is between two vectors (a constant is a vector of it):
 /// with a scalar operand Swift compares lane by lane.
