@@ -78,8 +78,8 @@ enum DecomposingKernel {
           // a step. (Tested here, after the syllables, not first in every
           // step: text → NFD meets none.)
           let position = cursor - base
-          let skipped = NormalizedTextScan.skip(
-            base, from: position, count: count, decomposed: true, twoByteLeads: twoByteLeads)
+          let skipped = NormalizedTextScan.skipDecomposed(
+            base, from: position, count: count, twoByteLeads: twoByteLeads)
           scanFrom = base + skipped + 16
           if skipped > position {
             target.copyMemory(from: cursor, byteCount: skipped &- position)

@@ -49,6 +49,17 @@ enum NormalizedTextScan {
     }
   }
 
+  /// ``skip(_:from:count:decomposed:twoByteLeads:)`` of decomposed text, as
+  /// a call: inlined in the decomposing loop, its constants took registers
+  /// that loop needs (text → NFD, which never meets the jamo it is for,
+  /// took 2 % longer).
+  @inline(never)
+  static func skipDecomposed(
+    _ base: UnsafePointer<UInt8>, from start: Int, count: Int, twoByteLeads: UInt8
+  ) -> Int {
+    skip(base, from: start, count: count, decomposed: true, twoByteLeads: twoByteLeads)
+  }
+
   /// The first position from `start` on that the scan does not vouch for,
   /// at the start of a code point: `start` itself when its first block
   /// fails. `start - 2 ..< start` must be the end of well-formed code
