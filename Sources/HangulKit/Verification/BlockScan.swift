@@ -39,19 +39,6 @@ package enum BlockScan {
   @inline(__always)
   static func laneBits(_ mask: Mask) -> Signed { unsafeBitCast(mask, to: Signed.self) }
 
-  /// Whether every lane of `passed` (a mask's lanes) is all ones.
-  @inline(__always)
-  static func every(_ passed: Signed) -> Bool {
-    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
-    return words.0 & words.1 == ~0
-  }
-
-  /// The first lane of `passed` (a mask's lanes) that is zero, 16 when none is.
-  @inline(__always)
-  static func firstFailing(_ passed: Signed) -> Int {
-    firstFailing(unsafeBitCast(passed, to: Mask.self))
-  }
-
   @inline(__always)
   static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Block {
     UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
@@ -61,18 +48,18 @@ package enum BlockScan {
   @inline(__always)
   static func splat(_ byte: UInt8) -> Block { Block(repeating: byte) }
 
-  /// Whether every lane of `mask` is true (two words compared, not a
-  /// reduction lane by lane).
+  /// Whether every lane of `passed` (a mask's lanes) is all ones: two
+  /// words compared, not a reduction lane by lane.
   @inline(__always)
-  static func every(_ mask: Mask) -> Bool {
-    let words = unsafeBitCast(mask, to: (UInt64, UInt64).self)
+  static func every(_ passed: Signed) -> Bool {
+    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
     return words.0 & words.1 == ~0
   }
 
-  /// The first lane of `passed` that is false (16 when none is): the first
-  /// zero byte of the mask's two words (lanes are all ones or all zeros).
+  /// The first lane of `passed` (a mask's lanes) that is zero, 16 when none
+  /// is: the first zero byte of its two words.
   @inline(__always)
-  static func firstFailing(_ passed: Mask) -> Int {
+  static func firstFailing(_ passed: Signed) -> Int {
     let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
     let low = ~words.0
     guard low == 0 else { return low.trailingZeroBitCount &>> 3 }
