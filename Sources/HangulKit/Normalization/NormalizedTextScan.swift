@@ -20,16 +20,7 @@
 ///
 /// About 3.5 instructions a byte in the composing loop, against about 14
 /// when it looks at each code point.
-enum NormalizedTextScan {
-  /// A block's bytes as signed lanes, or a mask's lanes (all ones or none).
-  typealias Lanes = SIMD16<Int8>
-
-  @inline(__always)
-  static func signed(_ block: SIMD16<UInt8>) -> Lanes { unsafeBitCast(block, to: Lanes.self) }
-
-  @inline(__always)
-  static func lanes(_ mask: SIMDMask<Lanes>) -> Lanes { unsafeBitCast(mask, to: Lanes.self) }
-
+enum NormalizedTextScan: ByteLaneScan {
   /// Bytes of look-ahead the scan keeps from the end, so that the code point
   /// it stops in can be found without reading past `count`.
   static let margin = 16 + 2
@@ -82,9 +73,9 @@ enum NormalizedTextScan {
     let xE0 = SIMD16<UInt8>(repeating: 0xE0)
     let xF0 = SIMD16<UInt8>(repeating: 0xF0)
     let (continuationEnd, leadFirst2, leadEnd3) = (
-      Lanes(repeating: -64), Lanes(repeating: -65), Lanes(repeating: -16)
+      Signed(repeating: -64), Signed(repeating: -65), Signed(repeating: -16)
     )
-    let (belowB0, belowRange9E) = (Lanes(repeating: -80), Lanes(repeating: -99))
+    let (belowB0, belowRange9E) = (Signed(repeating: -80), Signed(repeating: -99))
     let twoByteCount = SIMD16<UInt8>(repeating: twoByteLeads)
     // The three-byte leads taken: EA-ED (syllables) or E1 (jamo).
     let leadFirst = SIMD16<UInt8>(repeating: decomposed ? 0xE1 : 0xEA)
@@ -107,24 +98,22 @@ enum NormalizedTextScan {
       // on vectors, are the protocol's lane-by-lane versions. Masks are
       // combined as lanes of bytes (as masks they were widened and narrowed
       // again, four instructions a block).
-      let isContinuation = lanes(signedCurrent .< continuationEnd)
+      let isContinuation = laneBits(signedCurrent .< continuationEnd)
       let continues =
-        lanes(signedBefore .> leadFirst2) & lanes(signedBefore .< leadEnd3)
-        | lanes((twoBefore & xF0) .== xE0)
-      let isLead = lanes(current .>= xC0)
+        laneBits(signedBefore .> leadFirst2) & laneBits(signedBefore .< leadEnd3)
+        | laneBits((twoBefore & xF0) .== xE0)
+      let isLead = laneBits(current .>= xC0)
       let takenLead =
-        lanes(current &- leadFirst .< leadCount) | lanes(current &- xC2 .< twoByteCount)
+        laneBits(current &- leadFirst .< leadCount) | laneBits(current &- xC2 .< twoByteCount)
       // A second byte out of the range; one that is not a continuation
       // byte stops the block anyway.
       let leavesRange =
         decomposed
-        ? lanes(before .== xE1) & lanes(current &- x84 .>= x04)
-        : lanes(before .== xEA) & lanes(signedCurrent .< belowB0)
-          | (lanes(before .== xED) & lanes(signedCurrent .> belowRange9E))
+        ? laneBits(before .== xE1) & laneBits(current &- x84 .>= x04)
+        : laneBits(before .== xEA) & laneBits(signedCurrent .< belowB0)
+          | (laneBits(before .== xED) & laneBits(signedCurrent .> belowRange9E))
       let stops = (isContinuation ^ continues) | (isLead & ~takenLead) | leavesRange
-      // Not `any(stops)`: the standard library reduces a mask lane by lane.
-      let words = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
-      if words[0] | words[1] != 0 { break }
+      if any(stops) { break }
       position &+= 16
     }
     guard position > start else { return start }

@@ -24,21 +24,9 @@
 /// lanes. Time O(n), a few vector operations per sixteen bytes.
 ///
 /// Every operation is between two vectors (a constant is a vector of it):
-/// with a scalar operand Swift compares lane by lane.
-package enum BlockScan {
-  typealias Block = SIMD16<UInt8>
-  typealias Mask = SIMDMask<SIMD16<Int8>>
-  /// A block's bytes as signed lanes, or a mask's lanes (all ones or all
-  /// zeros) to combine with `&` and `|` (they stay bytes: combined as masks,
-  /// they were widened and narrowed again, four instructions a block).
-  typealias Signed = SIMD16<Int8>
-
-  @inline(__always)
-  static func signed(_ block: Block) -> Signed { unsafeBitCast(block, to: Signed.self) }
-
-  @inline(__always)
-  static func laneBits(_ mask: Mask) -> Signed { unsafeBitCast(mask, to: Signed.self) }
-
+/// with a scalar operand Swift compares lane by lane. Lanes are handled
+/// through ``ByteLaneScan``.
+package enum BlockScan: ByteLaneScan {
   @inline(__always)
   static func load(_ base: UnsafePointer<UInt8>, _ index: Int) -> Block {
     UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
@@ -47,25 +35,6 @@ package enum BlockScan {
   /// `byte` in every lane.
   @inline(__always)
   static func splat(_ byte: UInt8) -> Block { Block(repeating: byte) }
-
-  /// Whether every lane of `passed` (a mask's lanes) is all ones: two
-  /// words compared, not a reduction lane by lane.
-  @inline(__always)
-  static func every(_ passed: Signed) -> Bool {
-    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
-    return words.0 & words.1 == ~0
-  }
-
-  /// The first lane of `passed` (a mask's lanes) that is zero, 16 when none
-  /// is: the first zero byte of its two words.
-  @inline(__always)
-  static func firstFailing(_ passed: Signed) -> Int {
-    let words = unsafeBitCast(passed, to: (UInt64, UInt64).self)
-    let low = ~words.0
-    guard low == 0 else { return low.trailingZeroBitCount &>> 3 }
-    let high = ~words.1
-    return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount &>> 3
-  }
 
   /// What a scan of normalized or composed output passes besides ASCII: a
   /// type for each, so that each gets its own loop with no test of the kind
@@ -146,8 +115,7 @@ package enum BlockScan {
       other &=
         ~(laneBits(bytes .> Signed(repeating: -23)) & laneBits(bytes .< Signed(repeating: -18)))
     }
-    let words = unsafeBitCast(other, to: (UInt64, UInt64).self)
-    return words.0 | words.1 != 0
+    return any(other)
   }
 
   /// Composed output whose every syllable and compatibility jamo agrees

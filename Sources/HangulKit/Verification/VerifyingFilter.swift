@@ -89,7 +89,7 @@ package struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     throws
   {
     guard verifier != nil else { return try inner.process(chunk, into: &output) }
-    inputLines += Self.newlines(in: chunk)
+    inputLines += ByteCounting.count(0x0A, in: chunk)
     let start = output.count
     try inner.process(chunk, into: &output)
     output.withUnsafeBufferPointer { verifyBlock(UnsafeBufferPointer(rebasing: $0[start...])) }
@@ -140,31 +140,6 @@ package struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     checkSpan()
   }
 
-  /// The newlines in `bytes`, 16 bytes a step with no branch: each lane of
-  /// a vector counts the newlines it saw, summed every 255 steps.
-  static func newlines(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
-    let newline = SIMD16<UInt8>(repeating: 0x0A)
-    var count = 0
-    var index = 0
-    while bytes.count &- index >= 16 {
-      var lanes = SIMD16<UInt8>()
-      let steps = min(255, (bytes.count &- index) &>> 4)
-      for _ in 0..<steps {
-        let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-        // A lane that matches is all ones: subtracting it adds one.
-        lanes &-= unsafeBitCast(block .== newline, to: SIMD16<UInt8>.self)
-        index &+= 16
-      }
-      count &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
-    }
-    while index < bytes.count {
-      count &+= base[index] == 0x0A ? 1 : 0
-      index &+= 1
-    }
-    return count
-  }
-
   /// Checks a block of output: whole lines by the fast scan where it can
   /// decide, the rest span by span; holds the unfinished last line.
   private mutating func verifyBlock(_ block: UnsafeBufferPointer<UInt8>) {
@@ -209,11 +184,12 @@ package struct VerifyingFilter<Inner: ByteFilter>: ByteFilterWrapper {
     while !rest.isEmpty {
       switch fastScan(rest, verifier) {
       case .agrees:
-        outputLine += Self.newlines(in: rest)
+        outputLine += ByteCounting.count(0x0A, in: rest)
         return
       case .failed(let position):
         let lineStart = rest[..<position].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        outputLine += Self.newlines(in: UnsafeBufferPointer(rebasing: rest[..<lineStart]))
+        outputLine += ByteCounting.count(
+          0x0A, in: UnsafeBufferPointer(rebasing: rest[..<lineStart]))
         let lineEnd = rest[position...].firstIndex(of: 0x0A) ?? (rest.count - 1)
         verify(UnsafeBufferPointer(rebasing: rest[lineStart...lineEnd]), isLast: false)
         rest = UnsafeBufferPointer(rebasing: rest[(lineEnd + 1)...])
